@@ -1,0 +1,12 @@
+#pragma once
+
+// netser core: the bit-packer, the streams and the primitives. No Boost.
+
+#include <netser/bit_reader.hpp>
+#include <netser/bit_writer.hpp>
+#include <netser/bits_required.hpp>
+#include <netser/error.hpp>
+#include <netser/primitives.hpp>
+#include <netser/quantization.hpp>
+#include <netser/relative_index.hpp>
+#include <netser/stream.hpp>

@@ -1,0 +1,90 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace netser {
+
+/// Why a serialization failed.
+enum class errc : std::uint8_t {
+    none,           ///< no error
+    overflow,       ///< not enough bits left (buffer full, packet too short, count cannot fit)
+    out_of_range,   ///< an integer (or code) outside its declared range
+    invalid_value,  ///< bad padding, undeclared enum value, bad variant index, NaN, bad parameters
+    too_large,      ///< a length or count above its declared max_length / max_size
+    check_failed,   ///< a serialization check's magic did not match
+    bad_crc,        ///< the packet's CRC32 does not match (corrupt, or another protocol)
+    bad_protocol,   ///< the packet belongs to another protocol
+};
+
+/// The name of an error code, e.g. "out_of_range".
+constexpr std::string_view to_string(errc e) noexcept {
+    switch (e) {
+    case errc::none: return "none";
+    case errc::overflow: return "overflow";
+    case errc::out_of_range: return "out_of_range";
+    case errc::invalid_value: return "invalid_value";
+    case errc::too_large: return "too_large";
+    case errc::check_failed: return "check_failed";
+    case errc::bad_crc: return "bad_crc";
+    case errc::bad_protocol: return "bad_protocol";
+    }
+    return "unknown";
+}
+
+/// A failure: its code, the bit offset of the value that failed and the member path.
+/// The path is built from the innermost member outwards while the failure unwinds,
+/// into a fixed buffer: no allocation, and no work at all on success.
+struct error {
+    static constexpr std::size_t path_capacity = 200;
+
+    errc code = errc::none;
+    std::size_t bit = 0;
+
+    explicit operator bool() const noexcept { return code != errc::none; }
+
+    /// e.g. "Snapshot.players[3].health"; empty when no path was recorded.
+    std::string_view path() const noexcept {
+        return {path_ + path_begin_, path_capacity - path_begin_};
+    }
+
+    /// Prepends a member name, adding the '.' separator unless the path starts with an index.
+    void prepend_member(std::string_view name) noexcept {
+        if (path_begin_ != path_capacity && path_[path_begin_] != '[') prepend_raw(".");
+        prepend_raw(name);
+    }
+
+    /// Prepends "[index]".
+    void prepend_index(std::size_t index) noexcept {
+        char digits[24];
+        std::size_t n = sizeof digits;
+        digits[--n] = ']';
+        do {
+            digits[--n] = static_cast<char>('0' + index % 10);
+            index /= 10;
+        } while (index != 0);
+        digits[--n] = '[';
+        prepend_raw({digits + n, sizeof digits - n});
+    }
+
+    /// Prepends text verbatim; when full, the outermost part is replaced by "...".
+    void prepend_raw(std::string_view text) noexcept {
+        if (truncated_) return;
+        if (text.size() + 3 > path_begin_) {
+            path_begin_ -= 3;
+            path_[path_begin_] = path_[path_begin_ + 1] = path_[path_begin_ + 2] = '.';
+            truncated_ = true;
+            return;
+        }
+        path_begin_ -= text.size();
+        for (std::size_t i = 0; i < text.size(); ++i) path_[path_begin_ + i] = text[i];
+    }
+
+private:
+    char path_[path_capacity] = {};
+    std::size_t path_begin_ = path_capacity;
+    bool truncated_ = false;
+};
+
+} // namespace netser

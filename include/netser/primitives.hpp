@@ -1,0 +1,188 @@
+#pragma once
+
+#include <netser/bits_required.hpp>
+#include <netser/quantization.hpp>
+#include <netser/stream.hpp>
+
+#include <bit>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <utility>
+
+// The primitives: unified serialize functions that write, read or measure depending
+// on the stream, and return false (with the stream's error set) on failure.
+// docs/wire_format.md gives each one's exact encoding.
+
+namespace netser {
+
+/// An unsigned value in `bits` bits (0..64). A value that needs more bits fails the
+/// write with out_of_range; a read that does not fit T fails with out_of_range.
+template <stream S, std::unsigned_integral T>
+bool serialize_bits(S& s, T& v, int bits) noexcept {
+    const std::size_t at = s.bits_processed();
+    if (static_cast<unsigned>(bits) > 64u) [[unlikely]] return s.fail(errc::invalid_value, at);
+    if constexpr (S::is_reading) {
+        std::uint64_t x = 0;
+        if (!s.process_bits(x, bits)) return false;
+        if constexpr (std::numeric_limits<T>::digits < 64)
+            if (x > std::numeric_limits<T>::max()) [[unlikely]] return s.fail(errc::out_of_range, at);
+        v = static_cast<T>(x);
+        return true;
+    } else {
+        const std::uint64_t x = v;
+        if (bits < 64 && (x >> bits) != 0) [[unlikely]] return s.fail(errc::out_of_range, at);
+        return s.process_bits(x, bits);
+    }
+}
+
+/// An integer in [min, max], sent as (v - min) in bits_required(min, max) bits.
+/// min and max must be representable in T (else invalid_value); any range up to
+/// the full 64-bit one works. Writing a value outside the range, or reading a code
+/// above max - min, fails with out_of_range.
+template <stream S, std::integral T, std::integral L, std::integral H>
+bool serialize_int(S& s, T& v, L min, H max) noexcept {
+    const std::size_t at = s.bits_processed();
+    if (!std::in_range<T>(min) || !std::in_range<T>(max) || std::cmp_greater(min, max)) [[unlikely]]
+        return s.fail(errc::invalid_value, at);
+    const auto lo = static_cast<T>(min);
+    const auto hi = static_cast<T>(max);
+    // Differences modulo 2^64 are exact because the true difference is below 2^64.
+    const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+    const int bits = bits_required_for_span(span);
+    if constexpr (S::is_reading) {
+        std::uint64_t code = 0;
+        if (!s.process_bits(code, bits)) return false;
+        if (code > span) [[unlikely]] return s.fail(errc::out_of_range, at);
+        v = static_cast<T>(static_cast<std::uint64_t>(lo) + code);
+        return true;
+    } else {
+        if (v < lo || v > hi) [[unlikely]] return s.fail(errc::out_of_range, at);
+        return s.process_bits(static_cast<std::uint64_t>(v) - static_cast<std::uint64_t>(lo), bits);
+    }
+}
+
+/// One bit.
+template <stream S>
+bool serialize_bool(S& s, bool& v) noexcept {
+    if constexpr (S::is_reading) {
+        std::uint64_t x = 0;
+        if (!s.process_bits(x, 1)) return false;
+        v = x != 0;
+        return true;
+    } else {
+        return s.process_bits(v ? 1u : 0u, 1);
+    }
+}
+
+/// The 32 IEEE-754 bits, bit-exact (NaN payloads and infinities included).
+template <stream S>
+bool serialize_float(S& s, float& v) noexcept {
+    if constexpr (S::is_reading) {
+        std::uint64_t x = 0;
+        if (!s.process_bits(x, 32)) return false;
+        v = std::bit_cast<float>(static_cast<std::uint32_t>(x));
+        return true;
+    } else {
+        return s.process_bits(std::bit_cast<std::uint32_t>(v), 32);
+    }
+}
+
+/// The 64 IEEE-754 bits, bit-exact.
+template <stream S>
+bool serialize_double(S& s, double& v) noexcept {
+    if constexpr (S::is_reading) {
+        std::uint64_t x = 0;
+        if (!s.process_bits(x, 64)) return false;
+        v = std::bit_cast<double>(x);
+        return true;
+    } else {
+        return s.process_bits(std::bit_cast<std::uint64_t>(v), 64);
+    }
+}
+
+/// A float quantized with precomputed parameters (see quantization). Values outside
+/// [min, max] clamp; NaN fails the write with invalid_value; a code above max_int
+/// fails the read with out_of_range.
+template <stream S>
+bool serialize_quantized(S& s, float& v, const quantization& q) noexcept {
+    const std::size_t at = s.bits_processed();
+    if (!q.valid) [[unlikely]] return s.fail(errc::invalid_value, at);
+    if constexpr (S::is_reading) {
+        std::uint64_t code = 0;
+        if (!s.process_bits(code, q.bits)) return false;
+        if (code > q.max_int) [[unlikely]] return s.fail(errc::out_of_range, at);
+        v = q.decode(static_cast<std::uint32_t>(code));
+        return true;
+    } else {
+        if (v != v) [[unlikely]] return s.fail(errc::invalid_value, at);
+        return s.process_bits(q.encode(v), q.bits);
+    }
+}
+
+/// A float in [min, max] at `resolution` (the reference library's compressed float).
+template <stream S>
+bool serialize_quantized(S& s, float& v, float min, float max, float resolution) noexcept {
+    return serialize_quantized(s, v, quantization::make(min, max, resolution));
+}
+
+/// Zero bits up to the next byte boundary; non-zero padding fails the read (invalid_value).
+template <stream S>
+bool serialize_align(S& s) noexcept {
+    return s.align();
+}
+
+/// Align, then the bytes verbatim (a memcpy on both sides).
+template <stream S>
+bool serialize_bytes(S& s, std::span<std::byte> data) noexcept {
+    return s.align() && s.process_bytes(data.data(), data.size());
+}
+
+/// Writing-only overload for constant data.
+template <stream S>
+    requires(!S::is_reading)
+bool serialize_bytes(S& s, std::span<const std::byte> data) noexcept {
+    return s.align() && s.process_bytes(data.data(), data.size());
+}
+
+/// Length in [0, max_length], align, then the bytes. A longer string fails the write
+/// with too_large; a read checks the length against max_length (too_large) and
+/// against the bits left (overflow) before allocating.
+template <stream S>
+bool serialize_string(S& s, std::string& v, std::size_t max_length) {
+    const std::size_t at = s.bits_processed();
+    const int bits = bits_required_for_span(max_length);
+    std::uint64_t length = v.size();
+    if constexpr (S::is_reading) {
+        if (!s.process_bits(length, bits)) return false;
+    } else {
+        if (length > max_length) [[unlikely]] return s.fail(errc::too_large, at);
+        if (!s.process_bits(length, bits)) return false;
+    }
+    if (length > max_length) [[unlikely]] return s.fail(errc::too_large, at);
+    if (!s.align()) return false;
+    if constexpr (S::is_reading) {
+        if (length > s.bits_remaining() / 8) [[unlikely]] return s.fail(errc::overflow, at);
+        v.resize(static_cast<std::size_t>(length));
+        return s.process_bytes(reinterpret_cast<std::byte*>(v.data()), v.size());
+    } else {
+        return s.process_bytes(reinterpret_cast<const std::byte*>(v.data()), v.size());
+    }
+}
+
+/// Align, then a 32-bit magic value; a different value on read fails with check_failed.
+template <stream S>
+bool serialize_check(S& s, std::uint32_t magic) noexcept {
+    if (!s.align()) return false;
+    const std::size_t at = s.bits_processed();
+    std::uint64_t value = magic;
+    if (!s.process_bits(value, 32)) return false;
+    if constexpr (S::is_reading)
+        if (value != magic) [[unlikely]] return s.fail(errc::check_failed, at);
+    return true;
+}
+
+} // namespace netser

@@ -1,0 +1,96 @@
+#pragma once
+
+#include <netser/bits_required.hpp>
+
+#include <cstdint>
+
+namespace netser {
+
+namespace detail {
+
+// Keeps the compiler from fusing a multiply and the following add into one FMA
+// (one rounding instead of two would change codes on FMA hosts), and on x87 forces
+// the value down to float32.
+inline float fp_barrier(float x) noexcept {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE_MATH__)
+#  if defined(__FMA__) || defined(__FMA4__)
+    __asm__("" : "+x"(x));
+#  endif
+#elif defined(__GNUC__) && defined(__s390x__)
+    __asm__("" : "+f"(x));
+#elif defined(__GNUC__) && defined(__aarch64__)
+    __asm__("" : "+w"(x));
+#elif defined(__GNUC__)
+    __asm__("" : "+m"(x));
+#else
+    volatile float spill = x;
+    x = spill;
+#endif
+    return x;
+}
+
+// ceil for float32 that is usable at compile time (std::ceil is not constexpr in C++20).
+constexpr float ceil_f32(float x) noexcept {
+    if (!(x > -8388608.f && x < 8388608.f)) return x; // already integral, infinite or NaN
+    const auto i = static_cast<std::int64_t>(x);
+    const auto f = static_cast<float>(i);
+    return f < x ? f + 1.f : f;
+}
+
+constexpr bool is_finite_f32(float x) noexcept {
+    return x == x && x - x == 0.f;
+}
+
+} // namespace detail
+
+/// The parameters of a quantized float, computed once (at compile time when the
+/// arguments are constants) from min, max and resolution, all in float32:
+/// delta = max - min, max_int = ceil(delta / resolution), bits = bits_required(0, max_int).
+struct quantization {
+    float min = 0.f;
+    float max = 0.f;
+    float delta = 0.f;
+    std::uint32_t max_int = 0;
+    int bits = 0;
+    bool valid = false; ///< false for NaN/infinite parameters, min >= max, resolution <= 0, or > 32 bits
+
+    static constexpr quantization make(float min, float max, float resolution) noexcept {
+        quantization q;
+        q.min = min;
+        q.max = max;
+        q.delta = max - min;
+        if (!detail::is_finite_f32(min) || !detail::is_finite_f32(max) || !detail::is_finite_f32(q.delta) ||
+            !(resolution > 0.f) || !(q.delta > 0.f))
+            return q;
+        const float steps = detail::ceil_f32(q.delta / resolution);
+        if (!(steps <= 4294967040.f)) return q; // largest float32 below 2^32: max_int fits 32 bits
+        q.max_int = static_cast<std::uint32_t>(steps);
+        q.bits = bits_required_for_span(q.max_int);
+        q.valid = true;
+        return q;
+    }
+
+    /// The code of v (not NaN): clamped to [min, max], then rounded to the nearest step.
+    std::uint32_t encode(float v) const noexcept {
+        float n = v - min;
+        n = n / delta;
+        n = n < 0.f ? 0.f : (n > 1.f ? 1.f : n);
+        const float scaled = detail::fp_barrier(n * static_cast<float>(max_int));
+        const float rounded = scaled + 0.5f;
+        // floor(x) is truncation for x >= 0; max_int may not be exact in float32, so cap it.
+        if (rounded >= static_cast<float>(max_int)) return max_int;
+        return static_cast<std::uint32_t>(rounded);
+    }
+
+    /// The value of a code in [0, max_int].
+    float decode(std::uint32_t code) const noexcept {
+        float n = static_cast<float>(code) / static_cast<float>(max_int);
+        n = detail::fp_barrier(n * delta);
+        return n + min;
+    }
+
+    /// Worst-case distance between a value in [min, max] and its decoded code.
+    constexpr float max_error() const noexcept { return delta / static_cast<float>(max_int) / 2.f; }
+};
+
+} // namespace netser

@@ -1,0 +1,83 @@
+#pragma once
+
+#include <netser/bits_required.hpp>
+#include <netser/stream.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace netser {
+
+namespace detail {
+
+struct index_rung {
+    std::int64_t lo, hi;
+};
+
+// The article's ladder for the gap between sparse indices: small gaps are cheap.
+inline constexpr index_rung relative_index_rungs[] = {{2, 5}, {6, 13}, {14, 29}, {30, 61}, {62, 125}};
+inline constexpr std::int64_t relative_index_last_rung = 126;
+
+} // namespace detail
+
+/// The next index of a sparse array as its distance from `previous` (-1 before the
+/// first): d == 1 costs 1 bit; otherwise each rung of [2,5], [6,13], [14,29],
+/// [30,61], [62,125] costs a flag bit and then d in its range; past them, d in
+/// [126, max + 1]. `max` (the array size) is the end sentinel. Indices must strictly
+/// increase and not exceed max (out_of_range). Sets previous = current.
+template <stream S>
+bool serialize_relative_index(S& s, int& previous, int& current, int max) noexcept {
+    const std::size_t at = s.bits_processed();
+    if (max < 0 || previous < -1 || previous >= max) [[unlikely]] return s.fail(errc::invalid_value, at);
+    const std::int64_t limit = std::int64_t{max} + 1; // the largest possible distance
+    std::int64_t d = 0;
+    if constexpr (!S::is_reading) {
+        if (current <= previous || current > max) [[unlikely]] return s.fail(errc::out_of_range, at);
+        d = std::int64_t{current} - previous;
+    }
+    // One flag per rung: set when d lies in it.
+    auto flag = [&](bool in) {
+        std::uint64_t bit = in ? 1u : 0u;
+        const bool ok = s.process_bits(bit, 1);
+        in = bit != 0;
+        return ok ? (in ? 1 : 0) : -1;
+    };
+    auto value = [&](std::int64_t lo, std::int64_t hi) {
+        const std::uint64_t span = static_cast<std::uint64_t>(hi - lo);
+        std::uint64_t code = static_cast<std::uint64_t>(d - lo);
+        if (!s.process_bits(code, bits_required_for_span(span))) return false;
+        if constexpr (S::is_reading) {
+            if (code > span) [[unlikely]] return s.fail(errc::out_of_range, at);
+            d = lo + static_cast<std::int64_t>(code);
+        }
+        return true;
+    };
+    bool done = false;
+    const int one = flag(d == 1);
+    if (one < 0) return false;
+    if (one == 1) {
+        d = 1;
+        done = true;
+    }
+    for (const auto& rung : detail::relative_index_rungs) {
+        if (done) break;
+        const int in = flag(d >= rung.lo && d <= rung.hi);
+        if (in < 0) return false;
+        if (in == 1) {
+            if (!value(rung.lo, rung.hi)) return false;
+            done = true;
+        }
+    }
+    if (!done) {
+        if (limit < detail::relative_index_last_rung) [[unlikely]] return s.fail(errc::out_of_range, at);
+        if (!value(detail::relative_index_last_rung, limit)) return false;
+    }
+    if constexpr (S::is_reading) {
+        if (std::int64_t{previous} + d > max) [[unlikely]] return s.fail(errc::out_of_range, at);
+        current = static_cast<int>(previous + d);
+    }
+    previous = current;
+    return true;
+}
+
+} // namespace netser

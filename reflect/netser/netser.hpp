@@ -1,0 +1,5 @@
+#pragma once
+
+// netser: the core plus the reflection layer (Boost.Describe / Boost.PFR).
+
+#include <netser/core.hpp>
