@@ -1,0 +1,192 @@
+#pragma once
+
+#include <netser/quantization.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+// Member attributes: constant values written in NETSER_STRUCT that choose a member's
+// encoding. They are literal types, so every encoding parameter is a compile-time
+// constant. docs/attributes.md lists each one with its wire encoding and bound.
+
+namespace netser {
+
+/// What an attribute is about; user attributes have no kind (they are codecs).
+enum class attr_kind {
+    range, bits, quantize, common, max_size, max_length, only_if, skip, check, finite, raw_bytes,
+};
+
+/// Integer in [min, max]: (v - min) in bits_required(min, max) bits.
+template <std::integral L, std::integral H>
+struct range_attr {
+    static constexpr attr_kind kind = attr_kind::range;
+    L min;
+    H max;
+};
+template <std::integral L, std::integral H>
+constexpr range_attr<L, H> range(L min, H max) noexcept { return {min, max}; }
+
+/// Integer in n bits: unsigned in [0, 2^n - 1], signed in [-2^(n-1), 2^(n-1) - 1].
+struct bits_attr {
+    static constexpr attr_kind kind = attr_kind::bits;
+    int n;
+};
+constexpr bits_attr bits(int n) noexcept { return {n}; }
+
+/// Float quantized to [min, max] at `resolution` (per component on float arrays and
+/// described vector structs).
+struct quantize_attr {
+    static constexpr attr_kind kind = attr_kind::quantize;
+    float min, max, resolution;
+    constexpr quantization params() const noexcept { return quantization::make(min, max, resolution); }
+};
+constexpr quantize_attr quantize(float min, float max, float resolution) noexcept {
+    return {min, max, resolution};
+}
+
+/// Frequent values: 1 flag bit, then the value's index among them, or (flag 0) the
+/// normal encoding.
+template <class V, std::size_t N>
+struct common_attr {
+    static constexpr attr_kind kind = attr_kind::common;
+    V values[N];
+};
+template <class... V>
+    requires(sizeof...(V) > 0 && ((std::integral<V> || std::floating_point<V> || std::is_enum_v<V>) && ...))
+constexpr auto common(V... values) noexcept {
+    using value_type = std::common_type_t<V...>;
+    return common_attr<value_type, sizeof...(V)>{{static_cast<value_type>(values)...}};
+}
+
+/// Largest element count of a container (required on vectors, maps and sets).
+struct max_size_attr {
+    static constexpr attr_kind kind = attr_kind::max_size;
+    std::size_t n;
+};
+constexpr max_size_attr max_size(std::size_t n) noexcept { return {n}; }
+
+/// Largest byte length of a string (required on std::string).
+struct max_length_attr {
+    static constexpr attr_kind kind = attr_kind::max_length;
+    std::size_t n;
+};
+constexpr max_length_attr max_length(std::size_t n) noexcept { return {n}; }
+
+/// The member is sent only when the earlier bool member `flag` is true; otherwise a
+/// read resets it to its default value.
+template <class C>
+struct only_if_attr {
+    static constexpr attr_kind kind = attr_kind::only_if;
+    bool C::*flag;
+};
+template <class C>
+constexpr only_if_attr<C> only_if(bool C::*flag) noexcept { return {flag}; }
+
+/// Never sent; a read leaves the member untouched.
+struct skip_attr {
+    static constexpr attr_kind kind = attr_kind::skip;
+};
+inline constexpr skip_attr skip{};
+
+namespace detail {
+
+// One member's attributes.
+template <class... A>
+struct attr_pack {
+    std::tuple<A...> items;
+
+    static constexpr std::size_t size = sizeof...(A);
+
+    template <attr_kind K>
+    static constexpr std::size_t index_of() noexcept {
+        std::size_t i = 0, found = sizeof...(A);
+        ((kind_of<A>() == K && found == sizeof...(A) ? (found = i, ++i) : ++i), ...);
+        return found;
+    }
+    template <attr_kind K>
+    static constexpr bool has() noexcept { return index_of<K>() < sizeof...(A); }
+    template <attr_kind K>
+    constexpr const auto& get() const noexcept { return std::get<index_of<K>()>(items); }
+
+    // A user attribute: anything without a netser kind.
+    static constexpr std::size_t user_index() noexcept {
+        std::size_t i = 0, found = sizeof...(A);
+        ((!has_kind<A>() && found == sizeof...(A) ? (found = i, ++i) : ++i), ...);
+        return found;
+    }
+    static constexpr bool has_user() noexcept { return user_index() < sizeof...(A); }
+    constexpr const auto& user() const noexcept { return std::get<user_index()>(items); }
+
+    template <class X>
+    static constexpr bool has_kind() noexcept {
+        return requires { X::kind; };
+    }
+    template <class X>
+    static constexpr attr_kind kind_of() noexcept {
+        if constexpr (has_kind<X>()) return X::kind;
+        else return static_cast<attr_kind>(-1);
+    }
+};
+
+template <class... A>
+constexpr attr_pack<A...> make_attr_pack(A... a) noexcept {
+    return {{a...}};
+}
+
+template <class X, attr_kind... Removed>
+constexpr bool is_removed() noexcept {
+    if constexpr (requires { X::kind; }) return ((X::kind == Removed) || ...);
+    else return false;
+}
+
+template <attr_kind... Removed, class X>
+constexpr auto keep_unless_removed(const X& x) noexcept {
+    if constexpr (is_removed<X, Removed...>()) return std::tuple<>();
+    else return std::tuple<X>(x);
+}
+
+template <class... A>
+constexpr attr_pack<A...> pack_from_tuple(const std::tuple<A...>& t) noexcept {
+    return {t};
+}
+
+template <attr_kind... Removed, class... A, std::size_t... I>
+constexpr auto filter_pack_impl(const attr_pack<A...>& p, std::index_sequence<I...>) noexcept {
+    return pack_from_tuple(std::tuple_cat(keep_unless_removed<Removed...>(std::get<I>(p.items))...));
+}
+
+// The pack without the attributes of the given kinds (user attributes are kept).
+template <attr_kind... Removed, class... A>
+constexpr auto filter_pack(const attr_pack<A...>& p) noexcept {
+    return filter_pack_impl<Removed...>(p, std::index_sequence_for<A...>{});
+}
+
+// Attribute providers: a type whose static constexpr `value` is an attr_pack, so that
+// codecs can use the attributes in constant expressions.
+struct no_attrs {
+    static constexpr attr_pack<> value{};
+};
+
+// P without the attributes of the given kinds: what a container passes to its elements,
+// and what a member passes to its value once only_if / skip / check are handled.
+template <class P, attr_kind... Removed>
+struct without {
+    static constexpr auto value = filter_pack<Removed...>(P::value);
+};
+
+template <class P>
+using pack_of = std::decay_t<decltype(P::value)>;
+
+template <class P, attr_kind K>
+inline constexpr bool has_attr = pack_of<P>::template has<K>();
+
+// True when the pack holds no attribute other than the given kinds.
+template <class P, attr_kind... Allowed>
+inline constexpr bool only_kinds = pack_of<without<P, Allowed...>>::size == 0;
+
+} // namespace detail
+} // namespace netser

@@ -1,0 +1,384 @@
+#pragma once
+
+#include <netser/attributes.hpp>
+#include <netser/bounds.hpp>
+#include <netser/description.hpp>
+#include <netser/detail/adl.hpp>
+#include <netser/detail/type_traits.hpp>
+#include <netser/enum_codec.hpp>
+#include <netser/primitives.hpp>
+
+#include <boost/mp11/algorithm.hpp>
+#include <boost/pfr/core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+// The visitor: picks each value's encoding from its type and its attributes (a
+// provider P whose P::value is the constant attr_pack) and drives the primitives.
+
+namespace netser::detail {
+
+
+template <class P, stream S, class T>
+bool serialize_value(S& s, T& v);
+
+// Adds "[i]" to the error path of a failed element.
+template <stream S>
+bool fail_at_index(S& s, std::size_t i) noexcept {
+    s.error().prepend_index(i);
+    return false;
+}
+
+template <class P, stream S, class T>
+bool serialize_plain_integer(S& s, T& v) noexcept {
+    constexpr auto& a = P::value;
+    if constexpr (has_attr<P, attr_kind::range>) {
+        constexpr auto r = a.template get<attr_kind::range>();
+        static_assert(std::in_range<T>(r.min) && std::in_range<T>(r.max) && !std::cmp_greater(r.min, r.max),
+                      "netser: netser::range(min, max) needs min <= max, both representable in the member's "
+                      "type; widen the type or narrow the range");
+        return serialize_int(s, v, static_cast<T>(r.min), static_cast<T>(r.max));
+    } else if constexpr (has_attr<P, attr_kind::bits>) {
+        constexpr int n = a.template get<attr_kind::bits>().n;
+        constexpr int width = std::numeric_limits<std::make_unsigned_t<T>>::digits;
+        static_assert(n >= 1 && n <= width, "netser: netser::bits(n) needs 1 <= n <= the member type's width");
+        if constexpr (std::is_signed_v<T>) {
+            constexpr T lo = n == width ? std::numeric_limits<T>::min() : static_cast<T>(-(std::int64_t{1} << (n - 1)));
+            constexpr T hi = n == width ? std::numeric_limits<T>::max() : static_cast<T>((std::int64_t{1} << (n - 1)) - 1);
+            return serialize_int(s, v, lo, hi);
+        } else {
+            return serialize_bits(s, v, n);
+        }
+    } else {
+        // Full width, two's complement.
+        using U = std::make_unsigned_t<T>;
+        U u = static_cast<U>(v);
+        if (!serialize_bits(s, u, std::numeric_limits<U>::digits)) return false;
+        if constexpr (S::is_reading) v = static_cast<T>(u);
+        return true;
+    }
+}
+
+template <class P, stream S, class T>
+bool serialize_plain_float(S& s, T& v) noexcept {
+    if constexpr (has_attr<P, attr_kind::quantize>) {
+        static_assert(std::is_same_v<T, float>, "netser: netser::quantize applies to float members; use float");
+        static constexpr quantization q = P::value.template get<attr_kind::quantize>().params();
+        static_assert(q.valid, "netser: netser::quantize(min, max, resolution) needs finite min < max, "
+                               "resolution > 0 and at most 2^32 steps");
+        return serialize_quantized(s, v, q);
+    } else if constexpr (std::is_same_v<T, float>) {
+        return serialize_float(s, v);
+    } else {
+        static_assert(std::is_same_v<T, double>, "netser: long double has no wire encoding; use float or double");
+        return serialize_double(s, v);
+    }
+}
+
+// common(values...): a flag bit, then the index among the values or the plain encoding.
+template <class P, stream S, class T, class Plain>
+bool serialize_with_common(S& s, T& v, Plain plain) {
+    if constexpr (has_attr<P, attr_kind::common>) {
+        constexpr auto c = P::value.template get<attr_kind::common>();
+        constexpr std::size_t k = std::size(c.values);
+        constexpr int index_bits = bits_required_for_span(k - 1);
+        if constexpr (std::is_integral_v<T>) {
+            constexpr bool fits = [&] {
+                for (auto x : c.values)
+                    if (!std::in_range<T>(x)) return false;
+                return true;
+            }();
+            static_assert(fits, "netser: every netser::common value must be representable in the member's type");
+        }
+        const std::size_t at = s.bits_processed();
+        std::uint64_t index = k;
+        if constexpr (!S::is_reading) {
+            for (std::size_t i = 0; i < k; ++i)
+                if (v == static_cast<T>(c.values[i])) {
+                    index = i;
+                    break;
+                }
+        }
+        bool is_common = index < k;
+        if (!serialize_bool(s, is_common)) return false;
+        if (!is_common) return plain(s, v);
+        if (!s.process_bits(index, index_bits)) return false;
+        if constexpr (S::is_reading) {
+            if (index >= k) [[unlikely]] return s.fail(errc::out_of_range, at);
+            v = static_cast<T>(c.values[index]);
+        }
+        return true;
+    } else {
+        return plain(s, v);
+    }
+}
+
+template <class P, stream S, class T>
+bool serialize_elements(S& s, T* first, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+        if (!serialize_value<P>(s, first[i])) [[unlikely]] return fail_at_index(s, i);
+    return true;
+}
+
+// A count in [0, max]: checked against max (too_large) and, on read, against the bits
+// left for `min_element_bits` each (overflow), before anything is allocated.
+template <std::size_t Max, std::size_t MinElementBits, stream S>
+bool serialize_count(S& s, std::uint64_t& count) noexcept {
+    const std::size_t at = s.bits_processed();
+    if constexpr (!S::is_reading)
+        if (count > Max) [[unlikely]] return s.fail(errc::too_large, at);
+    if (!s.process_bits(count, bits_required_for_span(Max))) return false;
+    if constexpr (S::is_reading) {
+        if (count > Max) [[unlikely]] return s.fail(errc::too_large, at);
+        if constexpr (MinElementBits != 0)
+            if (count > s.bits_remaining() / MinElementBits) [[unlikely]] return s.fail(errc::overflow, at);
+    }
+    return true;
+}
+
+template <class P, stream S, class T>
+bool serialize_vector(S& s, T& v) {
+    static_assert(has_attr<P, attr_kind::max_size>, "netser: std::vector member needs netser::max_size(N)");
+    constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
+    using EP = without<P, attr_kind::max_size>;
+    using E = typename T::value_type;
+    std::uint64_t count = v.size();
+    if (!serialize_count<max, min_bits_value<EP, E>()>(s, count)) return false;
+    if constexpr (S::is_reading) {
+        v.clear();
+        v.resize(static_cast<std::size_t>(count));
+    }
+    if constexpr (std::is_same_v<E, bool>) {
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            bool b = v[i];
+            if (!serialize_value<EP>(s, b)) [[unlikely]] return fail_at_index(s, i);
+            if constexpr (S::is_reading) v[i] = b;
+        }
+        return true;
+    } else {
+        return serialize_elements<EP>(s, v.data(), v.size());
+    }
+}
+
+// std::map / std::unordered_map (attributes apply to the mapped values) and std::set
+// (they apply to the keys). A key sent twice fails the read with invalid_value.
+template <class P, stream S, class T>
+bool serialize_associative(S& s, T& c) {
+    static_assert(has_attr<P, attr_kind::max_size>,
+                  "netser: std::map / std::unordered_map / std::set member needs netser::max_size(N)");
+    constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
+    using EP = without<P, attr_kind::max_size>;
+    using K = typename T::key_type;
+    constexpr bool is_map_type = is_map<T>::value;
+    using KP = std::conditional_t<is_map_type, no_attrs, EP>;
+    constexpr std::size_t min_element = [] {
+        if constexpr (is_map_type) return min_bits_value<KP, K>() + min_bits_value<EP, typename T::mapped_type>();
+        else return min_bits_value<KP, K>();
+    }();
+    std::uint64_t count = c.size();
+    if (!serialize_count<max, min_element>(s, count)) return false;
+    if constexpr (S::is_reading) {
+        c.clear();
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::size_t at = s.bits_processed();
+            K key{};
+            if (!serialize_value<KP>(s, key)) [[unlikely]] return fail_at_index(s, i);
+            bool inserted = false;
+            if constexpr (is_map_type) {
+                typename T::mapped_type value{};
+                if (!serialize_value<EP>(s, value)) [[unlikely]] return fail_at_index(s, i);
+                inserted = c.emplace(std::move(key), std::move(value)).second;
+            } else {
+                inserted = c.insert(std::move(key)).second;
+            }
+            if (!inserted) [[unlikely]] {
+                s.fail(errc::invalid_value, at);
+                return fail_at_index(s, i);
+            }
+        }
+        return true;
+    } else {
+        std::size_t i = 0;
+        for (auto& element : c) {
+            if constexpr (is_map_type) {
+                K key = element.first;
+                if (!serialize_value<KP>(s, key) || !serialize_value<EP>(s, element.second)) [[unlikely]]
+                    return fail_at_index(s, i);
+            } else {
+                K key = element;
+                if (!serialize_value<KP>(s, key)) [[unlikely]] return fail_at_index(s, i);
+            }
+            ++i;
+        }
+        return true;
+    }
+}
+
+template <class P, stream S, class T>
+bool serialize_optional(S& s, T& v) {
+    bool present = static_cast<bool>(v);
+    if (!serialize_bool(s, present)) return false;
+    if constexpr (S::is_reading) {
+        if (!present) {
+            v.reset();
+            return true;
+        }
+        if constexpr (is_unique_ptr<T>::value) v = std::make_unique<typename T::element_type>();
+        else v.emplace();
+    }
+    if (!present) return true;
+    return serialize_value<P>(s, *v);
+}
+
+// The index in bits_required(0, N - 1) bits, then the alternative (default encodings).
+template <stream S, class... E>
+bool serialize_variant(S& s, std::variant<E...>& v) {
+    constexpr std::size_t n = sizeof...(E);
+    const std::size_t at = s.bits_processed();
+    std::uint64_t index = v.index();
+    if constexpr (!S::is_reading)
+        if (v.valueless_by_exception()) [[unlikely]] return s.fail(errc::invalid_value, at);
+    if (!s.process_bits(index, bits_required_for_span(n - 1))) return false;
+    if constexpr (S::is_reading) {
+        if (index >= n) [[unlikely]] return s.fail(errc::invalid_value, at);
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            ((index == I ? (v.template emplace<I>(), true) : false) || ...);
+        }(std::index_sequence_for<E...>{});
+    }
+    return std::visit([&](auto& alternative) { return serialize_value<no_attrs>(s, alternative); }, v);
+}
+
+// Index of the described member of C that `flag` points to (N when it is not one).
+template <class C, class F>
+constexpr std::size_t member_index_of(F flag) noexcept {
+    std::size_t index = boost::mp11::mp_size<described_members<C>>::value, i = 0;
+    boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
+        if constexpr (std::is_same_v<std::remove_const_t<decltype(d.pointer)>, F>)
+            if (d.pointer == flag) index = i;
+        ++i;
+    });
+    return index;
+}
+
+template <class C, std::size_t I, stream S>
+bool serialize_member(S& s, C& obj) {
+    using D = boost::mp11::mp_at_c<described_members<C>, I>;
+    using P = member_attrs<C, I>;
+    if constexpr (has_attr<P, attr_kind::skip>) {
+        return true;
+    } else {
+        auto& m = obj.*D::pointer;
+        if constexpr (has_attr<P, attr_kind::only_if>) {
+            constexpr auto flag = P::value.template get<attr_kind::only_if>().flag;
+            static_assert(member_index_of<C>(flag) < I || member_index_of<C>(flag) == boost::mp11::mp_size<described_members<C>>::value,
+                          "netser: netser::only_if(&T::flag) must name a bool member listed before this one");
+            if (!(obj.*flag)) {
+                if constexpr (S::is_reading) m = std::remove_cvref_t<decltype(m)>{};
+                return true;
+            }
+        }
+        if (serialize_value<without<P, attr_kind::only_if, attr_kind::skip>>(s, m)) [[likely]] return true;
+        s.error().prepend_member(D::name);
+        return false;
+    }
+}
+
+// Vector-like structs take scalar attributes (quantize, range...) per component.
+template <class P, class C, std::size_t I>
+using component_attrs = std::conditional_t<pack_of<P>::size != 0, P, member_attrs<C, I>>;
+
+template <class P, class C, std::size_t I, stream S>
+bool serialize_component(S& s, C& obj) {
+    using D = boost::mp11::mp_at_c<described_members<C>, I>;
+    if (serialize_value<P>(s, obj.*D::pointer)) [[likely]] return true;
+    s.error().prepend_member(D::name);
+    return false;
+}
+
+template <class P, stream S, class C>
+bool serialize_described(S& s, C& obj) {
+    const bool bases_ok = []<template <class...> class L, class... B>(S& st, C& o, L<B...>) {
+        return (serialize_value<no_attrs>(st, static_cast<typename B::type&>(o)) && ...);
+    }(s, obj, described_bases<C>{});
+    if (!bases_ok) return false;
+    constexpr std::size_t n = boost::mp11::mp_size<described_members<C>>::value;
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        if constexpr (pack_of<P>::size != 0) return (serialize_component<P, C, I>(s, obj) && ...);
+        else return (serialize_member<C, I>(s, obj) && ...);
+    }(std::make_index_sequence<n>{});
+}
+
+// Plain aggregates through Boost.PFR: default encodings, fields named "field<i>".
+template <class P, stream S, class T>
+bool serialize_aggregate(S& s, T& obj) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return ([&] {
+            if (serialize_value<P>(s, boost::pfr::get<I>(obj))) [[likely]] return true;
+            char name[24] = "field";
+            std::size_t len = 5, x = I;
+            char digits[20];
+            std::size_t nd = 0;
+            do {
+                digits[nd++] = static_cast<char>('0' + x % 10);
+                x /= 10;
+            } while (x != 0);
+            while (nd != 0) name[len++] = digits[--nd];
+            s.error().prepend_member({name, len});
+            return false;
+        }() && ...);
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+
+template <class P, stream S, class T>
+bool serialize_value(S& s, T& v) {
+    using A = pack_of<P>;
+    if constexpr (A::has_user()) {
+        return P::value.user().serialize(s, v);
+    } else if constexpr (std::is_same_v<T, bool>) {
+        static_assert(A::size == 0, "netser: a bool member takes no encoding attribute (it is always 1 bit)");
+        return serialize_bool(s, v);
+    } else if constexpr (std::is_enum_v<T>) {
+        return serialize_enum<P>(s, v);
+    } else if constexpr (std::is_integral_v<T>) {
+        static_assert(only_kinds<P, attr_kind::range, attr_kind::bits, attr_kind::common>,
+                      "netser: an integer member takes netser::range, netser::bits or netser::common; remove the "
+                      "other attributes");
+        return serialize_with_common<P>(s, v, [](S& st, T& x) { return serialize_plain_integer<P>(st, x); });
+    } else if constexpr (std::is_floating_point_v<T>) {
+        static_assert(only_kinds<P, attr_kind::quantize, attr_kind::common>,
+                      "netser: a float member takes netser::quantize or netser::common; remove the other attributes");
+        return serialize_with_common<P>(s, v, [](S& st, T& x) { return serialize_plain_float<P>(st, x); });
+    } else if constexpr (std::is_array_v<T>) {
+        return serialize_elements<P>(s, &v[0], std::extent_v<T>);
+    } else if constexpr (is_std_array<T>::value) {
+        return serialize_elements<P>(s, v.data(), v.size());
+    } else if constexpr (is_string<T>) {
+        static_assert(has_attr<P, attr_kind::max_length>, "netser: std::string member needs netser::max_length(N)");
+        static_assert(only_kinds<P, attr_kind::max_length>, "netser: a std::string member takes only netser::max_length");
+        return serialize_string(s, v, P::value.template get<attr_kind::max_length>().n);
+    } else if constexpr (is_vector<T>::value) {
+        return serialize_vector<P>(s, v);
+    } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
+        return serialize_optional<P>(s, v);
+    } else if constexpr (is_variant<T>::value) {
+        return serialize_variant(s, v);
+    } else if constexpr (is_map<T>::value || is_set<T>::value) {
+        return serialize_associative<P>(s, v);
+    } else if constexpr (adl::has_serialize<S, T>) {
+        return adl::call(s, v);
+    } else if constexpr (described<T>) {
+        return serialize_described<P>(s, v);
+    } else if constexpr (std::is_aggregate_v<T>) {
+        return serialize_aggregate<P>(s, v);
+    } else {
+        static_assert(always_false<T>, "netser: no encoding for this type; describe it with NETSER_STRUCT, or give it "
+                                       "an ADL function serialize(Stream&, T&)");
+        return false;
+    }
+}
+
+} // namespace netser::detail

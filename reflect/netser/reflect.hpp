@@ -1,0 +1,59 @@
+#pragma once
+
+#include <netser/attributes.hpp>
+#include <netser/bounds.hpp>
+#include <netser/codec.hpp>
+#include <netser/description.hpp>
+#include <netser/stream.hpp>
+
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+
+namespace netser {
+
+namespace detail {
+
+template <class T>
+constexpr std::string_view root_name() noexcept {
+    if constexpr (described<T>) return description_of<T>.name;
+    else return type_name<T>();
+}
+
+// A function object rather than a function: argument-dependent lookup never finds it,
+// so a user's own serialize(Stream&, T&) overloads stay unambiguous.
+struct serialize_fn {
+    /// Writes, reads or measures obj (a described struct, a plain aggregate, a
+    /// std::variant...). On failure the stream's error holds the code, the bit and
+    /// the member path, rooted at the type's name.
+    template <stream S, class T>
+    bool operator()(S& s, T& obj) const {
+        static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
+        auto& target = const_cast<std::remove_const_t<T>&>(obj); // writers only read through it
+        if (serialize_value<no_attrs>(s, target)) [[likely]] return true;
+        s.error().prepend_member(root_name<std::remove_const_t<T>>());
+        return false;
+    }
+};
+
+} // namespace detail
+
+/// netser::serialize(stream, obj): one description serves write, read and measure.
+inline constexpr detail::serialize_fn serialize{};
+
+/// The most bits T can take on the wire, at compile time.
+template <class T>
+constexpr std::size_t max_bits() noexcept {
+    constexpr detail::bit_bounds b = detail::value_bounds<detail::no_attrs, T>();
+    static_assert(b.bounded, "netser: max_bits needs a bound for every member; a type with its own serialize "
+                             "function must also define constexpr std::size_t netser_max_bits(const T*)");
+    return b.max;
+}
+
+/// The most bytes T can take on the wire: ceil(max_bits<T>() / 8).
+template <class T>
+constexpr std::size_t max_bytes() noexcept {
+    return (max_bits<T>() + 7) / 8;
+}
+
+} // namespace netser
