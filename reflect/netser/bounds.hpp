@@ -1,6 +1,7 @@
 #pragma once
 
 #include <netser/attributes.hpp>
+#include <netser/check.hpp>
 #include <netser/description.hpp>
 #include <netser/detail/adl.hpp>
 #include <netser/detail/type_traits.hpp>
@@ -90,8 +91,9 @@ constexpr bit_bounds described_bounds() noexcept {
         } else {
             using MP = member_attrs<C, decltype(i)::value>;
             if constexpr (!has_attr<MP, attr_kind::skip>) {
-                bit_bounds b = value_bounds<without<MP, attr_kind::only_if, attr_kind::skip>, M>();
+                bit_bounds b = value_bounds<without<MP, attr_kind::only_if, attr_kind::skip, attr_kind::check>, M>();
                 if constexpr (has_attr<MP, attr_kind::only_if>) b.min = 0;
+                if constexpr (checks_enabled && has_attr<MP, attr_kind::check>) b = b + bit_bounds{32, 32 + 7};
                 total = total + b;
             }
         }

@@ -2,6 +2,7 @@
 
 #include <netser/attributes.hpp>
 #include <netser/bounds.hpp>
+#include <netser/check.hpp>
 #include <netser/description.hpp>
 #include <netser/detail/adl.hpp>
 #include <netser/detail/type_traits.hpp>
@@ -246,7 +247,7 @@ bool serialize_variant(S& s, std::variant<E...>& v) {
     if constexpr (S::is_reading) {
         if (index >= n) [[unlikely]] return s.fail(errc::invalid_value, at);
         [&]<std::size_t... I>(std::index_sequence<I...>) {
-            ((index == I ? (v.template emplace<I>(), true) : false) || ...);
+            (void)((index == I ? (v.template emplace<I>(), true) : false) || ...);
         }(std::index_sequence_for<E...>{});
     }
     return std::visit([&](auto& alternative) { return serialize_value<no_attrs>(s, alternative); }, v);
@@ -281,7 +282,14 @@ bool serialize_member(S& s, C& obj) {
                 return true;
             }
         }
-        if (serialize_value<without<P, attr_kind::only_if, attr_kind::skip>>(s, m)) [[likely]] return true;
+        if constexpr (checks_enabled && has_attr<P, attr_kind::check>) {
+            if (!serialize_check(s, P::value.template get<attr_kind::check>().magic)) [[unlikely]] {
+                s.error().prepend_member(D::name);
+                return false;
+            }
+        }
+        if (serialize_value<without<P, attr_kind::only_if, attr_kind::skip, attr_kind::check>>(s, m)) [[likely]]
+            return true;
         s.error().prepend_member(D::name);
         return false;
     }

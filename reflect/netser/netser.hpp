@@ -3,4 +3,9 @@
 // netser: the core plus the reflection layer (Boost.Describe / Boost.PFR).
 
 #include <netser/core.hpp>
+
+#include <netser/attributes.hpp>
+#include <netser/check.hpp>
+#include <netser/packet.hpp>
 #include <netser/reflect.hpp>
+#include <netser/schema_hash.hpp>

@@ -1,0 +1,202 @@
+#pragma once
+
+#include <netser/attributes.hpp>
+#include <netser/check.hpp>
+#include <netser/description.hpp>
+#include <netser/detail/adl.hpp>
+#include <netser/detail/type_traits.hpp>
+#include <netser/enum_codec.hpp>
+#include <netser/stream.hpp>
+
+#include <boost/describe/enumerators.hpp>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/pfr/core.hpp>
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+// schema_hash<T>(): a 32-bit fingerprint of T's wire layout. It is FNV-1a over a token
+// stream that names every member, its type (by wire meaning, never by a compiler's
+// spelling) and every attribute value, recursively, so it is the same on every compiler
+// and platform. docs/wire_format.md gives the exact token stream.
+
+namespace netser {
+
+namespace detail {
+
+struct schema_hasher {
+    std::uint32_t h = 2166136261u;
+
+    constexpr void byte(std::uint8_t b) noexcept {
+        h ^= b;
+        h *= 16777619u;
+    }
+    constexpr void text(std::string_view s) noexcept {
+        for (char c : s) byte(static_cast<std::uint8_t>(c));
+        byte(0); // terminator: "ab","c" differs from "a","bc"
+    }
+    constexpr void number(std::uint64_t v) noexcept {
+        for (int i = 0; i < 8; ++i) byte(static_cast<std::uint8_t>(v >> (8 * i)));
+    }
+    template <class I>
+    constexpr void integer(I v) noexcept {
+        byte(std::is_signed_v<I> ? 's' : 'u');
+        number(static_cast<std::uint64_t>(v));
+    }
+    constexpr void real(float v) noexcept { number(std::bit_cast<std::uint32_t>(v)); }
+    constexpr void real(double v) noexcept { number(std::bit_cast<std::uint64_t>(v)); }
+};
+
+template <class A>
+constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
+    if constexpr (requires { A::kind; }) {
+        if constexpr (A::kind == attr_kind::check) {
+            if constexpr (checks_enabled) {
+                h.text("check");
+                h.number(a.magic);
+            }
+            return;
+        } else {
+            h.text("attr");
+            h.number(static_cast<std::uint64_t>(A::kind));
+            if constexpr (A::kind == attr_kind::range) {
+                h.integer(a.min);
+                h.integer(a.max);
+            } else if constexpr (A::kind == attr_kind::bits) {
+                h.integer(a.n);
+            } else if constexpr (A::kind == attr_kind::quantize) {
+                h.real(a.min);
+                h.real(a.max);
+                h.real(a.resolution);
+            } else if constexpr (A::kind == attr_kind::common) {
+                h.number(std::size(a.values));
+                for (auto v : a.values) {
+                    if constexpr (std::is_floating_point_v<decltype(v)>) h.real(v);
+                    else if constexpr (std::is_enum_v<decltype(v)>) h.integer(static_cast<std::underlying_type_t<decltype(v)>>(v));
+                    else h.integer(v);
+                }
+            } else if constexpr (A::kind == attr_kind::max_size || A::kind == attr_kind::max_length) {
+                h.number(a.n);
+            }
+            // only_if, skip: the kind is enough (the flag's position is in the member list).
+        }
+    } else {
+        // A user attribute: its own tag when it gives one, else its bound.
+        h.text("user");
+        if constexpr (requires { a.schema_tag(); }) h.text(a.schema_tag());
+        else h.number(a.max_bits());
+    }
+}
+
+template <class... A>
+constexpr void hash_pack(schema_hasher& h, const attr_pack<A...>& p) noexcept {
+    h.number(sizeof...(A));
+    std::apply([&](const auto&... a) { (hash_attribute(h, a), ...); }, p.items);
+}
+
+template <class T>
+constexpr void hash_type(schema_hasher& h) noexcept;
+
+template <class C>
+constexpr void hash_described(schema_hasher& h) noexcept {
+    h.text("struct");
+    h.text(description_of<C>.name);
+    boost::mp11::mp_for_each<described_bases<C>>([&](auto b) {
+        h.text("base");
+        hash_type<typename decltype(b)::type>(h);
+    });
+    constexpr std::size_t n = boost::mp11::mp_size<described_members<C>>::value;
+    h.number(n);
+    boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto i) {
+        using D = boost::mp11::mp_at_c<described_members<C>, decltype(i)::value>;
+        h.text(D::name);
+        hash_type<std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>>(h);
+        hash_pack(h, member_attrs<C, decltype(i)::value>::value);
+    });
+}
+
+template <class T>
+constexpr void hash_type(schema_hasher& h) noexcept {
+    if constexpr (std::is_same_v<T, bool>) {
+        h.text("bool");
+    } else if constexpr (std::is_enum_v<T>) {
+        h.text("enum");
+        hash_type<std::underlying_type_t<T>>(h);
+        if constexpr (is_described_enum<T>) {
+            boost::mp11::mp_for_each<boost::describe::describe_enumerators<T>>([&](auto d) {
+                h.text(d.name);
+                h.integer(static_cast<std::underlying_type_t<T>>(d.value));
+            });
+        }
+    } else if constexpr (std::is_integral_v<T>) {
+        h.text(std::is_signed_v<T> ? "int" : "uint");
+        h.number(sizeof(T) * 8);
+    } else if constexpr (std::is_floating_point_v<T>) {
+        h.text("float");
+        h.number(sizeof(T) * 8);
+    } else if constexpr (std::is_array_v<T>) {
+        h.text("array");
+        h.number(std::extent_v<T>);
+        hash_type<std::remove_extent_t<T>>(h);
+    } else if constexpr (is_std_array<T>::value) {
+        h.text("array");
+        h.number(std::tuple_size_v<T>);
+        hash_type<typename T::value_type>(h);
+    } else if constexpr (is_string<T>) {
+        h.text("string");
+    } else if constexpr (is_vector<T>::value) {
+        h.text("vector");
+        hash_type<typename T::value_type>(h);
+    } else if constexpr (is_optional<T>::value) {
+        h.text("optional");
+        hash_type<typename T::value_type>(h);
+    } else if constexpr (is_unique_ptr<T>::value) {
+        h.text("optional"); // same wire as std::optional
+        hash_type<typename T::element_type>(h);
+    } else if constexpr (is_variant<T>::value) {
+        []<class... E>(schema_hasher& hh, std::variant<E...>*) {
+            hh.text("variant");
+            hh.number(sizeof...(E));
+            (hash_type<E>(hh), ...);
+        }(h, static_cast<T*>(nullptr));
+    } else if constexpr (is_map<T>::value) {
+        h.text("map");
+        hash_type<typename T::key_type>(h);
+        hash_type<typename T::mapped_type>(h);
+    } else if constexpr (is_set<T>::value) {
+        h.text("set");
+        hash_type<typename T::key_type>(h);
+    } else if constexpr (adl::has_serialize<measure_stream, T>) {
+        // A user codec: its tag when it gives one (netser_schema_tag(const T*)).
+        h.text("user");
+        if constexpr (requires { netser_schema_tag(static_cast<const T*>(nullptr)); })
+            h.text(netser_schema_tag(static_cast<const T*>(nullptr)));
+    } else if constexpr (described<T>) {
+        hash_described<T>(h);
+    } else if constexpr (std::is_aggregate_v<T>) {
+        h.text("aggregate");
+        []<std::size_t... I>(schema_hasher& hh, std::index_sequence<I...>) {
+            hh.number(sizeof...(I));
+            (hash_type<boost::pfr::tuple_element_t<I, T>>(hh), ...);
+        }(h, std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+    } else {
+        h.text("unknown");
+    }
+}
+
+} // namespace detail
+
+/// A 32-bit fingerprint of T's reflected layout: member names, order, types and every
+/// attribute value, recursively. The same on every compiler and platform.
+template <class T>
+constexpr std::uint32_t schema_hash() noexcept {
+    detail::schema_hasher h;
+    h.text("netser-schema-1");
+    detail::hash_type<T>(h);
+    return h.h;
+}
+
+} // namespace netser
