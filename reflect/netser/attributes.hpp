@@ -17,7 +17,7 @@ namespace netser {
 
 /// What an attribute is about; user attributes have no kind (they are codecs).
 enum class attr_kind {
-    range, bits, quantize, common, max_size, max_length, only_if, skip, check, finite, raw_bytes,
+    range, bits, quantize, common, max_size, max_length, only_if, skip, check, finite, raw_bytes, sparse,
 };
 
 /// Integer in [min, max]: (v - min) in bits_required(min, max) bits.
@@ -91,6 +91,14 @@ struct skip_attr {
     static constexpr attr_kind kind = attr_kind::skip;
 };
 inline constexpr skip_attr skip{};
+
+/// On std::array<std::optional<T>, N> (or std::vector<std::optional<T>> with max_size):
+/// only the present elements, each as its relative index then its value, then the end
+/// sentinel N (the article's sparse array).
+struct sparse_attr {
+    static constexpr attr_kind kind = attr_kind::sparse;
+};
+inline constexpr sparse_attr sparse{};
 
 namespace detail {
 

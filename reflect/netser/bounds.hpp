@@ -7,6 +7,7 @@
 #include <netser/detail/type_traits.hpp>
 #include <netser/stream.hpp>
 #include <netser/enum_codec.hpp>
+#include <netser/relative_index.hpp>
 
 #include <boost/mp11/algorithm.hpp>
 #include <boost/pfr/core.hpp>
@@ -121,6 +122,19 @@ constexpr bit_bounds value_bounds() noexcept {
         return with_common_bounds<P, plain_integer_bounds<P, T>()>();
     } else if constexpr (std::is_floating_point_v<T>) {
         return with_common_bounds<P, plain_float_bounds<P, T>()>();
+    } else if constexpr (has_attr<P, attr_kind::sparse>) {
+        using E = typename T::value_type::value_type;
+        constexpr bit_bounds e = value_bounds<without<P, attr_kind::sparse, attr_kind::max_size>, E>();
+        if constexpr (is_vector<T>::value) {
+            constexpr std::size_t n = P::value.template get<attr_kind::max_size>().n;
+            const auto count_bits = static_cast<std::size_t>(bits_required_for_span(n));
+            const auto index_bits = static_cast<std::size_t>(relative_index_max_bits(static_cast<int>(n)));
+            return {count_bits + 1, count_bits + (n + 1) * index_bits + n * e.max, e.bounded};
+        } else {
+            constexpr std::size_t n = std::tuple_size_v<T>;
+            const auto index_bits = static_cast<std::size_t>(relative_index_max_bits(static_cast<int>(n)));
+            return {1, (n + 1) * index_bits + n * e.max, e.bounded};
+        }
     } else if constexpr (std::is_array_v<T>) {
         constexpr bit_bounds e = value_bounds<P, std::remove_extent_t<T>>();
         return {e.min * std::extent_v<T>, e.max * std::extent_v<T>, e.bounded};

@@ -8,6 +8,7 @@
 #include <netser/detail/type_traits.hpp>
 #include <netser/enum_codec.hpp>
 #include <netser/primitives.hpp>
+#include <netser/relative_index.hpp>
 
 #include <boost/mp11/algorithm.hpp>
 #include <boost/pfr/core.hpp>
@@ -106,8 +107,9 @@ bool serialize_with_common(S& s, T& v, Plain plain) {
         }
         bool is_common = index < k;
         if (!serialize_bool(s, is_common)) return false;
-        if (!is_common) return plain(s, v);
-        if (!s.process_bits(index, index_bits)) return false;
+        // A failure anywhere in the value is reported at its first bit, the flag.
+        if (!is_common) return plain(s, v) || failed_from(s, at);
+        if (!s.process_bits(index, index_bits)) return failed_from(s, at);
         if constexpr (S::is_reading) {
             if (index >= k) [[unlikely]] return s.fail(errc::out_of_range, at);
             v = static_cast<T>(c.values[index]);
@@ -216,6 +218,53 @@ bool serialize_associative(S& s, T& c) {
             ++i;
         }
         return true;
+    }
+}
+
+// netser::sparse: the present elements of an array of optionals as (relative index,
+// value) pairs, then the end sentinel (the slot count).
+template <class P, stream S, class T>
+bool serialize_sparse(S& s, T& v) {
+    static_assert(is_optional<typename T::value_type>::value,
+                  "netser: netser::sparse applies to std::array<std::optional<T>, N> or "
+                  "std::vector<std::optional<T>> with netser::max_size(N)");
+    using EP = without<P, attr_kind::sparse, attr_kind::max_size>;
+    if constexpr (is_vector<T>::value) {
+        static_assert(has_attr<P, attr_kind::max_size>, "netser: std::vector member needs netser::max_size(N)");
+        constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
+        static_assert(max < 0x7fffffff, "netser: netser::sparse supports at most 2^31 - 2 slots");
+        std::uint64_t count = v.size();
+        if (!serialize_count<max, 0>(s, count)) return false;
+        if constexpr (S::is_reading) {
+            v.clear();
+            v.resize(static_cast<std::size_t>(count));
+        }
+    } else {
+        static_assert(std::tuple_size_v<T> < 0x7fffffff, "netser: netser::sparse supports at most 2^31 - 2 slots");
+        if constexpr (S::is_reading)
+            for (auto& e : v) e.reset();
+    }
+    const int slots = static_cast<int>(v.size());
+    int previous = -1;
+    if constexpr (S::is_reading) {
+        for (;;) { // ends: every index is larger than the last, and slots is the largest
+            int current = 0;
+            if (!serialize_relative_index(s, previous, current, slots)) return false;
+            if (current == slots) return true;
+            auto& slot = v[static_cast<std::size_t>(current)];
+            slot.emplace();
+            if (!serialize_value<EP>(s, *slot)) [[unlikely]] return fail_at_index(s, static_cast<std::size_t>(current));
+        }
+    } else {
+        for (int i = 0; i < slots; ++i) {
+            auto& slot = v[static_cast<std::size_t>(i)];
+            if (!slot) continue;
+            int current = i;
+            if (!serialize_relative_index(s, previous, current, slots) || !serialize_value<EP>(s, *slot)) [[unlikely]]
+                return fail_at_index(s, static_cast<std::size_t>(i));
+        }
+        int end = slots;
+        return serialize_relative_index(s, previous, end, slots);
     }
 }
 
@@ -360,6 +409,8 @@ bool serialize_value(S& s, T& v) {
         static_assert(only_kinds<P, attr_kind::quantize, attr_kind::common>,
                       "netser: a float member takes netser::quantize or netser::common; remove the other attributes");
         return serialize_with_common<P>(s, v, [](S& st, T& x) { return serialize_plain_float<P>(st, x); });
+    } else if constexpr (has_attr<P, attr_kind::sparse>) {
+        return serialize_sparse<P>(s, v);
     } else if constexpr (std::is_array_v<T>) {
         return serialize_elements<P>(s, &v[0], std::extent_v<T>);
     } else if constexpr (is_std_array<T>::value) {

@@ -3,6 +3,7 @@
 #include <netser/attributes.hpp>
 #include <netser/primitives.hpp>
 
+#include <boost/describe/enum.hpp> // BOOST_DEFINE_ENUM_CLASS & co. for users of <netser/netser.hpp>
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
 

@@ -6,6 +6,9 @@
 
 #include <netser/attributes.hpp>
 #include <netser/check.hpp>
+#include <netser/linking.hpp>
 #include <netser/packet.hpp>
+#include <netser/quaternion.hpp>
 #include <netser/reflect.hpp>
 #include <netser/schema_hash.hpp>
+#include <netser/unit_vector.hpp>

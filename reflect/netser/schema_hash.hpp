@@ -87,7 +87,7 @@ constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
         // A user attribute: its own tag when it gives one, else its bound.
         h.text("user");
         if constexpr (requires { a.schema_tag(); }) h.text(a.schema_tag());
-        else h.number(a.max_bits());
+        h.number(a.max_bits());
     }
 }
 

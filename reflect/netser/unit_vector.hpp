@@ -1,0 +1,98 @@
+#pragma once
+
+#include <netser/quantization.hpp>
+#include <netser/quaternion.hpp>
+#include <netser/stream.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+
+// Unit vectors (normals, directions): a struct with float members x, y, z or a
+// std::array<float, 3>.
+
+namespace netser {
+
+namespace detail {
+
+template <class V>
+concept xyz_vector = requires(V& v) {
+    requires std::is_same_v<std::remove_cvref_t<decltype(v.x)>, float>;
+    requires std::is_same_v<std::remove_cvref_t<decltype(v.y)>, float>;
+    requires std::is_same_v<std::remove_cvref_t<decltype(v.z)>, float>;
+};
+
+template <class V>
+concept vector3_like = xyz_vector<V> || std::is_same_v<V, std::array<float, 3>>;
+
+inline float sign_not_zero(float v) noexcept { return v < 0.f ? -1.f : 1.f; }
+
+} // namespace detail
+
+/// unit_vector(bits): octahedral encoding. The vector is divided by |x| + |y| + |z|;
+/// the lower half (z < 0) is folded over the diagonals; u, v in [-1, 1] are quantized
+/// in `bits` each (max_int = 2^bits - 1). The reader unfolds and normalises. The error
+/// is nearly uniform over the sphere (docs/attributes.md gives the measured bound).
+/// 2 * bits bits. A zero, infinite or NaN vector fails the write with invalid_value.
+struct unit_vector {
+    int bits;
+
+    constexpr quantization params() const noexcept { return quantization::with_bits(-1.f, 1.f, bits); }
+    constexpr std::size_t max_bits() const noexcept { return 2 * static_cast<std::size_t>(bits); }
+    static constexpr std::string_view schema_tag() noexcept { return "unit_vector"; }
+
+    template <stream S, detail::vector3_like V>
+    bool serialize(S& s, V& vec) const noexcept {
+        const std::size_t at = s.bits_processed();
+        const quantization q = params();
+        if (!q.valid) [[unlikely]] return s.fail(errc::invalid_value, at);
+        float u = 0.f, v = 0.f;
+        if constexpr (!S::is_reading) {
+            const float x = get(vec, 0), y = get(vec, 1), z = get(vec, 2);
+            const float l1 = std::fabs(x) + std::fabs(y) + std::fabs(z);
+            if (!std::isfinite(l1) || !(l1 > 0.f)) [[unlikely]] return s.fail(errc::invalid_value, at);
+            u = x / l1;
+            v = y / l1;
+            if (z < 0.f) {
+                const float fu = (1.f - std::fabs(v)) * detail::sign_not_zero(u);
+                const float fv = (1.f - std::fabs(u)) * detail::sign_not_zero(v);
+                u = fu;
+                v = fv;
+            }
+        }
+        if (!detail::serialize_unit_component(s, u, q) || !detail::serialize_unit_component(s, v, q)) return false;
+        if constexpr (S::is_reading) {
+            float z = 1.f - std::fabs(u) - std::fabs(v);
+            if (z < 0.f) {
+                const float fu = (1.f - std::fabs(v)) * detail::sign_not_zero(u);
+                const float fv = (1.f - std::fabs(u)) * detail::sign_not_zero(v);
+                u = fu;
+                v = fv;
+            }
+            const float length = std::sqrt(u * u + v * v + z * z);
+            set(vec, u / length, v / length, z / length);
+        }
+        return true;
+    }
+
+private:
+    template <class V>
+    static float get(const V& vec, int i) noexcept {
+        if constexpr (detail::xyz_vector<V>) return i == 0 ? vec.x : (i == 1 ? vec.y : vec.z);
+        else return vec[static_cast<std::size_t>(i)];
+    }
+    template <class V>
+    static void set(V& vec, float x, float y, float z) noexcept {
+        if constexpr (detail::xyz_vector<V>) {
+            vec.x = x;
+            vec.y = y;
+            vec.z = z;
+        } else {
+            vec = {x, y, z};
+        }
+    }
+};
+
+} // namespace netser
