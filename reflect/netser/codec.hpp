@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -120,10 +121,35 @@ bool serialize_with_common(S& s, T& v, Plain plain) {
     }
 }
 
+// A stream that wants to know where its bits go (profile_stream) is told when each
+// member and element starts and ends; other streams pay nothing.
+template <class S>
+concept profiling_stream = requires(S& s, std::string_view name) {
+    s.enter_member(name);
+    s.enter_element();
+    s.leave();
+};
+
+template <class P, stream S, class T>
+bool profiled_value(S& s, T& v, std::string_view name) {
+    if constexpr (profiling_stream<S>) {
+        s.enter_member(name);
+        const bool ok = serialize_value<P>(s, v);
+        s.leave();
+        return ok;
+    } else {
+        return serialize_value<P>(s, v);
+    }
+}
+
 template <class P, stream S, class T>
 bool serialize_elements(S& s, T* first, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i)
-        if (!serialize_value<P>(s, first[i])) [[unlikely]] return fail_at_index(s, i);
+    for (std::size_t i = 0; i < n; ++i) {
+        if constexpr (profiling_stream<S>) s.enter_element();
+        const bool ok = serialize_value<P>(s, first[i]);
+        if constexpr (profiling_stream<S>) s.leave();
+        if (!ok) [[unlikely]] return fail_at_index(s, i);
+    }
     return true;
 }
 
@@ -337,8 +363,8 @@ bool serialize_member(S& s, C& obj) {
                 return false;
             }
         }
-        if (serialize_value<without<P, attr_kind::only_if, attr_kind::skip, attr_kind::check>>(s, m)) [[likely]]
-            return true;
+        if (profiled_value<without<P, attr_kind::only_if, attr_kind::skip, attr_kind::check>>(s, m, D::name))
+            [[likely]] return true;
         s.error().prepend_member(D::name);
         return false;
     }
@@ -351,7 +377,7 @@ using component_attrs = std::conditional_t<pack_of<P>::size != 0, P, member_attr
 template <class P, class C, std::size_t I, stream S>
 bool serialize_component(S& s, C& obj) {
     using D = boost::mp11::mp_at_c<described_members<C>, I>;
-    if (serialize_value<P>(s, obj.*D::pointer)) [[likely]] return true;
+    if (profiled_value<P>(s, obj.*D::pointer, D::name)) [[likely]] return true;
     s.error().prepend_member(D::name);
     return false;
 }

@@ -8,7 +8,9 @@
 #include <netser/check.hpp>
 #include <netser/linking.hpp>
 #include <netser/packet.hpp>
+#include <netser/profile_stream.hpp>
 #include <netser/quaternion.hpp>
 #include <netser/reflect.hpp>
 #include <netser/schema_hash.hpp>
+#include <netser/to_string.hpp>
 #include <netser/unit_vector.hpp>

@@ -52,7 +52,8 @@ inline std::uint32_t packet_crc(std::uint32_t protocol_id, std::span<const std::
 
 template <class T>
 std::uint32_t protocol_id_of(const packet_options& options) noexcept {
-    return options.protocol_id ? *options.protocol_id : schema_hash<T>();
+    constexpr std::uint32_t schema = schema_hash<T>(); // at compile time, never per packet
+    return options.protocol_id ? *options.protocol_id : schema;
 }
 
 } // namespace detail

@@ -50,6 +50,44 @@ struct schema_hasher {
     constexpr void real(double v) noexcept { number(std::bit_cast<std::uint64_t>(v)); }
 };
 
+// Kinds are hashed by name, so adding a kind to attr_kind never changes a fingerprint.
+constexpr std::string_view attr_kind_name(attr_kind k) noexcept {
+    switch (k) {
+    case attr_kind::range: return "range";
+    case attr_kind::bits: return "bits";
+    case attr_kind::quantize: return "quantize";
+    case attr_kind::common: return "common";
+    case attr_kind::max_size: return "max_size";
+    case attr_kind::max_length: return "max_length";
+    case attr_kind::only_if: return "only_if";
+    case attr_kind::skip: return "skip";
+    case attr_kind::check: return "check";
+    case attr_kind::finite: return "finite";
+    case attr_kind::raw_bytes: return "raw_bytes";
+    case attr_kind::sparse: return "sparse";
+    }
+    return "unknown";
+}
+
+// The name of the described bool member `flag` points to ("" when it is not one).
+template <class C>
+constexpr std::string_view flag_member_name(bool C::*flag) noexcept {
+    std::string_view name;
+    if constexpr (boost::describe::has_describe_members<C>::value) {
+        boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
+            if constexpr (std::is_same_v<std::remove_const_t<decltype(d.pointer)>, bool C::*>)
+                if (d.pointer == flag) name = d.name;
+        });
+    }
+    return name;
+}
+
+template <class A>
+constexpr bool counts_in_schema() noexcept {
+    if constexpr (requires { A::kind; }) return checks_enabled || A::kind != attr_kind::check;
+    else return true;
+}
+
 template <class A>
 constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
     if constexpr (requires { A::kind; }) {
@@ -61,7 +99,7 @@ constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
             return;
         } else {
             h.text("attr");
-            h.number(static_cast<std::uint64_t>(A::kind));
+            h.text(attr_kind_name(A::kind));
             if constexpr (A::kind == attr_kind::range) {
                 h.integer(a.min);
                 h.integer(a.max);
@@ -80,8 +118,10 @@ constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
                 }
             } else if constexpr (A::kind == attr_kind::max_size || A::kind == attr_kind::max_length) {
                 h.number(a.n);
+            } else if constexpr (A::kind == attr_kind::only_if) {
+                h.text(flag_member_name(a.flag));
             }
-            // only_if, skip: the kind is enough (the flag's position is in the member list).
+            // Other kinds (skip...) carry no value: the kind is enough.
         }
     } else {
         // A user attribute: its own tag when it gives one, else its bound.
@@ -93,7 +133,7 @@ constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
 
 template <class... A>
 constexpr void hash_pack(schema_hasher& h, const attr_pack<A...>& p) noexcept {
-    h.number(sizeof...(A));
+    h.number((std::size_t{0} + ... + (counts_in_schema<A>() ? 1u : 0u))); // disabled checks count as absent
     std::apply([&](const auto&... a) { (hash_attribute(h, a), ...); }, p.items);
 }
 

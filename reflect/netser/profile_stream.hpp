@@ -1,0 +1,187 @@
+#pragma once
+
+#include <netser/reflect.hpp>
+#include <netser/stream.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// profile_stream: where does the bandwidth go? A measure stream that the visitor tells
+// when each member and element starts and ends; it adds up the bits of every member
+// path (elements of a container share one path, "cubes[]") over many packets.
+
+namespace netser {
+
+/// One line of a bit budget.
+struct profile_row {
+    std::string path;     ///< e.g. "Snapshot.cubes[].position"
+    int depth = 0;        ///< nesting level (0 = the whole packet)
+    double mean = 0;      ///< mean bits per packet
+    double share = 0;     ///< mean / the packet's mean bits
+    std::size_t min = 0;  ///< fewest bits in one packet
+    std::size_t max = 0;  ///< most bits in one packet
+};
+
+class profile_stream : public measure_stream {
+public:
+    /// Measures obj as one packet and adds its bits to the budget. False if the
+    /// measure fails (a value a write would refuse).
+    template <class T>
+    bool profile(const T& obj) {
+        static_cast<measure_stream&>(*this) = measure_stream{};
+        path_ = std::string(detail::root_name<T>());
+        const bool ok = serialize(*this, obj);
+        sample_[path_] += bits_processed();
+        fold();
+        return ok;
+    }
+
+    // Hooks the visitor calls (see detail::profiling_stream).
+    void enter_member(std::string_view name) {
+        stack_.push_back({path_.size(), bits_processed()});
+        path_ += '.';
+        path_ += name;
+    }
+    void enter_element() {
+        stack_.push_back({path_.size(), bits_processed()});
+        path_ += "[]";
+    }
+    void leave() {
+        const frame f = stack_.back();
+        stack_.pop_back();
+        sample_[path_] += bits_processed() - f.start_bit;
+        path_.resize(f.path_length);
+    }
+
+    std::size_t packets() const noexcept { return packets_; }
+
+    /// The budget in tree order (a member before its children).
+    std::vector<profile_row> rows() const {
+        std::vector<profile_row> out;
+        if (packets_ == 0) return out;
+        const double whole = stats_.empty() ? 0.0 : root_mean();
+        for (const auto& [path, st] : stats_) {
+            profile_row r;
+            r.path = path;
+            r.depth = static_cast<int>(std::count(path.begin(), path.end(), '.'));
+            r.mean = static_cast<double>(st.sum) / static_cast<double>(packets_);
+            r.share = whole > 0 ? r.mean / whole : 0;
+            r.min = st.seen < packets_ ? 0 : st.min;
+            r.max = st.max;
+            out.push_back(std::move(r));
+        }
+        std::sort(out.begin(), out.end(), [](const profile_row& a, const profile_row& b) {
+            return sort_key(a.path) < sort_key(b.path);
+        });
+        return out;
+    }
+
+    /// A text table: path, mean bits, share, min, max.
+    void print_table(std::ostream& os) const {
+        char line[256];
+        std::snprintf(line, sizeof line, "%-48s %12s %7s %10s %10s\n", "member path", "mean bits", "share", "min",
+                      "max");
+        os << line;
+        for (const auto& r : rows()) {
+            const std::string label = std::string(static_cast<std::size_t>(r.depth) * 2, ' ') + leaf(r.path);
+            std::snprintf(line, sizeof line, "%-48s %12.1f %6.1f%% %10zu %10zu\n", label.c_str(), r.mean,
+                          100.0 * r.share, r.min, r.max);
+            os << line;
+        }
+    }
+
+    /// A horizontal bar chart of the mean bits per path, as a standalone SVG.
+    void write_svg(std::ostream& os, std::string_view title = "netser bit budget") const {
+        const auto rs = rows();
+        const int row_height = 22, label_width = 360, bar_width = 520, top = 40;
+        const int height = top + row_height * static_cast<int>(rs.size()) + 20;
+        const double whole = rs.empty() ? 1.0 : std::max(rs.front().mean, 1.0);
+        os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << label_width + bar_width + 160 << "\" height=\""
+           << height << "\" font-family=\"monospace\" font-size=\"12\">\n";
+        os << "<text x=\"10\" y=\"22\" font-size=\"16\">" << escape(title) << " (" << packets_
+           << " packets, mean bits per packet)</text>\n";
+        int y = top;
+        for (const auto& r : rs) {
+            const int w = static_cast<int>(bar_width * r.mean / whole);
+            os << "<text x=\"" << 10 + r.depth * 12 << "\" y=\"" << y + 15 << "\">" << escape(leaf(r.path))
+               << "</text>\n";
+            os << "<rect x=\"" << label_width << "\" y=\"" << y + 3 << "\" width=\"" << std::max(w, 1)
+               << "\" height=\"" << row_height - 6 << "\" fill=\"" << (r.depth == 0 ? "#555" : "#3b7dd8")
+               << "\"/>\n";
+            char value[64];
+            std::snprintf(value, sizeof value, "%.1f bits (%.1f%%)", r.mean, 100.0 * r.share);
+            os << "<text x=\"" << label_width + std::max(w, 1) + 6 << "\" y=\"" << y + 15 << "\">" << value
+               << "</text>\n";
+            y += row_height;
+        }
+        os << "</svg>\n";
+    }
+
+private:
+    struct frame {
+        std::size_t path_length;
+        std::size_t start_bit;
+    };
+    struct stat {
+        std::size_t sum = 0;
+        std::size_t min = std::numeric_limits<std::size_t>::max();
+        std::size_t max = 0;
+        std::size_t seen = 0;
+    };
+
+    void fold() {
+        for (const auto& [path, bits] : sample_) {
+            stat& st = stats_[path];
+            st.sum += bits;
+            st.min = std::min(st.min, bits);
+            st.max = std::max(st.max, bits);
+            ++st.seen;
+        }
+        sample_.clear();
+        ++packets_;
+    }
+
+    double root_mean() const {
+        // The root is the shortest path (no '.'); all samples share it.
+        for (const auto& [path, st] : stats_)
+            if (path.find('.') == std::string::npos) return static_cast<double>(st.sum) / static_cast<double>(packets_);
+        return 0;
+    }
+
+    // Sorting by this key lists a parent before its children ("a" < "a\x01b").
+    static std::string sort_key(const std::string& path) {
+        std::string k = path;
+        for (char& c : k)
+            if (c == '.') c = '\x01';
+        return k;
+    }
+    static std::string leaf(const std::string& path) {
+        const auto dot = path.rfind('.');
+        return dot == std::string::npos ? path : path.substr(dot + 1);
+    }
+    static std::string escape(std::string_view text) {
+        std::string out;
+        for (char c : text) {
+            if (c == '<') out += "&lt;";
+            else if (c == '>') out += "&gt;";
+            else if (c == '&') out += "&amp;";
+            else out += c;
+        }
+        return out;
+    }
+
+    std::string path_;
+    std::vector<frame> stack_;
+    std::map<std::string, std::size_t> sample_;
+    std::map<std::string, stat> stats_;
+    std::size_t packets_ = 0;
+};
+
+} // namespace netser
