@@ -25,6 +25,13 @@ public:
     void* context() const noexcept { return context_; }
     void set_context(void* context) noexcept { context_ = context; }
 
+    /// How deeply structs may nest (recursive types such as trees): 64 by default.
+    std::size_t max_depth() const noexcept { return max_depth_; }
+    void set_max_depth(std::size_t depth) noexcept { max_depth_ = depth; }
+    /// Entering a nested struct: false (too_large is for the caller to set) past max_depth.
+    bool enter_nested() noexcept { return ++depth_ <= max_depth_; }
+    void leave_nested() noexcept { --depth_; }
+
 protected:
     // Keeps the first failure: later ones are consequences of it.
     void record(errc code, std::size_t bit) noexcept {
@@ -36,6 +43,8 @@ protected:
 
     netser::error error_;
     void* context_ = nullptr;
+    std::size_t depth_ = 0;
+    std::size_t max_depth_ = 64;
 };
 
 } // namespace detail
@@ -179,5 +188,19 @@ concept stream = requires(S& s, const S& cs, std::uint64_t& v, std::byte* p, std
     { cs.error() } -> std::convertible_to<const error&>;
     { s.error() } -> std::convertible_to<error&>;
 };
+
+namespace detail {
+
+/// For a value written in several steps (string, bytes, check, relative index): a
+/// failure in any step is reported at the value's first bit `at`. An error from
+/// before the value has bit <= at and is kept as it is. Returns false.
+template <stream S>
+bool failed_from(S& s, std::size_t at) noexcept {
+    error& e = s.error();
+    if (e.bit > at) e.bit = at;
+    return false;
+}
+
+} // namespace detail
 
 } // namespace netser

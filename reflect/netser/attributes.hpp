@@ -92,6 +92,19 @@ struct skip_attr {
 };
 inline constexpr skip_attr skip{};
 
+/// On float / double: NaN and infinities fail the write and the read (invalid_value).
+/// Without it, raw floats travel bit-exact whatever they hold.
+struct finite_attr {
+    static constexpr attr_kind kind = attr_kind::finite;
+};
+inline constexpr finite_attr finite{};
+
+/// On std::string: any bytes. Without it, a string must be valid UTF-8 (invalid_value).
+struct raw_bytes_attr {
+    static constexpr attr_kind kind = attr_kind::raw_bytes;
+};
+inline constexpr raw_bytes_attr raw_bytes{};
+
 /// On std::array<std::optional<T>, N> (or std::vector<std::optional<T>> with max_size):
 /// only the present elements, each as its relative index then its value, then the end
 /// sentinel N (the article's sparse array).

@@ -189,9 +189,57 @@ constexpr bit_bounds value_bounds() noexcept {
     }
 }
 
+// The fewest bits a value can take. Containers count only their own header (count,
+// presence bit, index), so this stays finite for recursive types.
 template <class P, class T>
 constexpr std::size_t min_bits_value() noexcept {
-    return value_bounds<P, T>().min;
+    using A = pack_of<P>;
+    if constexpr (A::has_user()) {
+        constexpr auto& u = P::value.user();
+        if constexpr (requires { u.min_bits(); }) return u.min_bits();
+        else return 0;
+    } else if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) {
+        return value_bounds<P, T>().min;
+    } else if constexpr (has_attr<P, attr_kind::sparse>) {
+        return 1;
+    } else if constexpr (std::is_array_v<T>) {
+        return min_bits_value<P, std::remove_extent_t<T>>() * std::extent_v<T>;
+    } else if constexpr (is_std_array<T>::value) {
+        return min_bits_value<P, typename T::value_type>() * std::tuple_size_v<T>;
+    } else if constexpr (is_string<T>) {
+        return static_cast<std::size_t>(bits_required_for_span(P::value.template get<attr_kind::max_length>().n));
+    } else if constexpr (is_vector<T>::value || is_map<T>::value || is_set<T>::value) {
+        return static_cast<std::size_t>(bits_required_for_span(P::value.template get<attr_kind::max_size>().n));
+    } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
+        return 1;
+    } else if constexpr (is_variant<T>::value) {
+        return static_cast<std::size_t>(bits_required_for_span(std::variant_size_v<T> - 1));
+    } else if constexpr (adl::has_serialize<measure_stream, T>) {
+        return 0;
+    } else if constexpr (described<T>) {
+        std::size_t total = 0;
+        boost::mp11::mp_for_each<described_bases<T>>(
+            [&](auto b) { total += min_bits_value<no_attrs, typename decltype(b)::type>(); });
+        constexpr std::size_t n = boost::mp11::mp_size<described_members<T>>::value;
+        boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto i) {
+            using D = boost::mp11::mp_at_c<described_members<T>, decltype(i)::value>;
+            using M = std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>;
+            using MP = member_attrs<T, decltype(i)::value>;
+            if constexpr (pack_of<P>::size != 0) {
+                total += min_bits_value<P, M>();
+            } else if constexpr (!has_attr<MP, attr_kind::skip> && !has_attr<MP, attr_kind::only_if>) {
+                total += min_bits_value<without<MP, attr_kind::check>, M>();
+                if constexpr (checks_enabled && has_attr<MP, attr_kind::check>) total += 32;
+            }
+        });
+        return total;
+    } else if constexpr (std::is_aggregate_v<T>) {
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return (std::size_t{0} + ... + min_bits_value<P, boost::pfr::tuple_element_t<I, T>>());
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+    } else {
+        return 0;
+    }
 }
 
 } // namespace netser::detail

@@ -29,11 +29,45 @@ namespace netser::detail {
 template <class P, stream S, class T>
 bool serialize_value(S& s, T& v);
 
+template <class P, stream S, class C>
+bool serialize_described_members(S& s, C& obj);
+
 // Adds "[i]" to the error path of a failed element.
 template <stream S>
 bool fail_at_index(S& s, std::size_t i) noexcept {
     s.error().prepend_index(i);
     return false;
+}
+
+// Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF.
+inline bool valid_utf8(std::string_view text) noexcept {
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    const auto* end = p + text.size();
+    while (p != end) {
+        const unsigned c = *p++;
+        if (c < 0x80) continue;
+        int extra = 0;
+        unsigned lo = 0x80, hi = 0xbf; // allowed range of the first continuation byte
+        if (c >= 0xc2 && c <= 0xdf) extra = 1;
+        else if (c == 0xe0) extra = 2, lo = 0xa0;
+        else if (c == 0xed) extra = 2, hi = 0x9f;
+        else if (c >= 0xe1 && c <= 0xef) extra = 2;
+        else if (c == 0xf0) extra = 3, lo = 0x90;
+        else if (c >= 0xf1 && c <= 0xf3) extra = 3;
+        else if (c == 0xf4) extra = 3, hi = 0x8f;
+        else return false;
+        if (end - p < extra) return false;
+        if (*p < lo || *p > hi) return false;
+        for (int i = 1; i < extra; ++i)
+            if ((p[i] & 0xc0u) != 0x80u) return false;
+        p += extra;
+    }
+    return true;
+}
+
+template <class T>
+bool is_finite(T v) noexcept {
+    return v == v && v - v == T{0};
 }
 
 template <class P, stream S, class T>
@@ -382,8 +416,30 @@ bool serialize_component(S& s, C& obj) {
     return false;
 }
 
+// Structs nest at most s.max_depth() deep (64 by default), so a recursive type in a
+// hostile packet cannot exhaust the stack: deeper fails with too_large.
+template <stream S, class F>
+bool nested(S& s, F&& body) {
+    if constexpr (requires { s.enter_nested(); }) {
+        if (!s.enter_nested()) [[unlikely]] {
+            s.leave_nested();
+            return s.fail(errc::too_large, s.bits_processed());
+        }
+        const bool ok = body();
+        s.leave_nested();
+        return ok;
+    } else {
+        return body();
+    }
+}
+
 template <class P, stream S, class C>
 bool serialize_described(S& s, C& obj) {
+    return nested(s, [&] { return serialize_described_members<P>(s, obj); });
+}
+
+template <class P, stream S, class C>
+bool serialize_described_members(S& s, C& obj) {
     const bool bases_ok = []<template <class...> class L, class... B>(S& st, C& o, L<B...>) {
         return (serialize_value<no_attrs>(st, static_cast<typename B::type&>(o)) && ...);
     }(s, obj, described_bases<C>{});
@@ -432,9 +488,21 @@ bool serialize_value(S& s, T& v) {
                       "other attributes");
         return serialize_with_common<P>(s, v, [](S& st, T& x) { return serialize_plain_integer<P>(st, x); });
     } else if constexpr (std::is_floating_point_v<T>) {
-        static_assert(only_kinds<P, attr_kind::quantize, attr_kind::common>,
-                      "netser: a float member takes netser::quantize or netser::common; remove the other attributes");
-        return serialize_with_common<P>(s, v, [](S& st, T& x) { return serialize_plain_float<P>(st, x); });
+        static_assert(only_kinds<P, attr_kind::quantize, attr_kind::common, attr_kind::finite>,
+                      "netser: a float member takes netser::quantize, netser::common or netser::finite; remove the "
+                      "other attributes");
+        if constexpr (has_attr<P, attr_kind::finite>) {
+            const std::size_t at = s.bits_processed();
+            if constexpr (!S::is_reading)
+                if (!is_finite(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
+            if (!serialize_with_common<P>(s, v, [](S& st, T& x) { return serialize_plain_float<P>(st, x); }))
+                return false;
+            if constexpr (S::is_reading)
+                if (!is_finite(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
+            return true;
+        } else {
+            return serialize_with_common<P>(s, v, [](S& st, T& x) { return serialize_plain_float<P>(st, x); });
+        }
     } else if constexpr (has_attr<P, attr_kind::sparse>) {
         return serialize_sparse<P>(s, v);
     } else if constexpr (std::is_array_v<T>) {
@@ -443,8 +511,15 @@ bool serialize_value(S& s, T& v) {
         return serialize_elements<P>(s, v.data(), v.size());
     } else if constexpr (is_string<T>) {
         static_assert(has_attr<P, attr_kind::max_length>, "netser: std::string member needs netser::max_length(N)");
-        static_assert(only_kinds<P, attr_kind::max_length>, "netser: a std::string member takes only netser::max_length");
-        return serialize_string(s, v, P::value.template get<attr_kind::max_length>().n);
+        static_assert(only_kinds<P, attr_kind::max_length, attr_kind::raw_bytes>,
+                      "netser: a std::string member takes only netser::max_length and netser::raw_bytes");
+        const std::size_t at = s.bits_processed();
+        if constexpr (!S::is_reading && !has_attr<P, attr_kind::raw_bytes>)
+            if (!valid_utf8(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
+        if (!serialize_string(s, v, P::value.template get<attr_kind::max_length>().n)) return false;
+        if constexpr (S::is_reading && !has_attr<P, attr_kind::raw_bytes>)
+            if (!valid_utf8(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
+        return true;
     } else if constexpr (is_vector<T>::value) {
         return serialize_vector<P>(s, v);
     } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
@@ -458,7 +533,7 @@ bool serialize_value(S& s, T& v) {
     } else if constexpr (described<T>) {
         return serialize_described<P>(s, v);
     } else if constexpr (std::is_aggregate_v<T>) {
-        return serialize_aggregate<P>(s, v);
+        return nested(s, [&] { return serialize_aggregate<P>(s, v); });
     } else {
         static_assert(always_false<T>, "netser: no encoding for this type; describe it with NETSER_STRUCT, or give it "
                                        "an ADL function serialize(Stream&, T&)");

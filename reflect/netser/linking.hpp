@@ -60,9 +60,10 @@ private:
 enum class unknown_link { null, fail };
 
 /// linked(bits): a T* member sent as its id in `bits` bits (0 = nullptr). Writing an
-/// unregistered object, an id that needs more bits, or having no link_context attached
-/// fails with invalid_value. Reading an unknown id gives nullptr, or fails with
-/// invalid_value when the attribute says unknown_link::fail.
+/// unregistered object, having no link_context attached, or bits outside [1, 32] fails
+/// with invalid_value; an id that needs more than `bits` bits fails with out_of_range.
+/// Reading an unknown id, or one registered for another type, gives nullptr, or fails
+/// with invalid_value when the attribute says unknown_link::fail.
 struct linked {
     int bits;
     unknown_link on_unknown = unknown_link::null;

@@ -58,11 +58,11 @@ std::uint32_t protocol_id_of(const packet_options& options) noexcept {
 
 } // namespace detail
 
-/// The most bytes a packet of T can take: max_bytes<T>() plus the CRC, the end
-/// check and its alignment.
+/// The most bytes a packet of T can take: the CRC, max_bytes<T>() (the end check's
+/// alignment pads the payload to whole bytes) and the end check.
 template <class T>
 constexpr std::size_t max_packet_bytes() noexcept {
-    return (32 + max_bits<T>() + 7 + 32 + 7) / 8;
+    return packet_overhead_bytes + max_bytes<T>();
 }
 
 /// Writes msg as a packet into buffer. On failure `bytes` is empty and `error` says why.

@@ -64,12 +64,27 @@ bool serialize_unit_component(S& s, float& v, const quantization& q) noexcept {
     return true;
 }
 
+// The rebuilt component sqrt(1 - sum) with sum the other three's squares. A sum above
+// 1 comes only from rounding (book form, w near 0) or a forged packet: the three are
+// scaled back to unit length and the rebuilt one is 0, so a read is always a unit quaternion.
+inline void rebuild_largest(std::array<float, 4>& c, std::size_t largest, float sum) noexcept {
+    if (sum <= 1.f) {
+        c[largest] = std::sqrt(1.f - sum);
+        return;
+    }
+    const float scale = 1.f / std::sqrt(sum);
+    for (float& v : c) v *= scale;
+    c[largest] = 0.f;
+}
+
 } // namespace detail
 
 /// smallest_three(bits): 2 bits for the index of the largest |component|, then the
 /// other three (in x, y, z, w order) quantized to [-1/sqrt(2), +1/sqrt(2)] in `bits`
 /// each (max_int = 2^bits - 1), the sign of the whole chosen so the largest is
 /// positive. The reader rebuilds it as sqrt(1 - the others' squares). 2 + 3 * bits bits.
+/// A non-finite component fails the write with invalid_value; every code reads (as a
+/// unit quaternion). docs/game_encodings.md gives the measured error.
 struct smallest_three {
     int bits;
 
@@ -83,7 +98,8 @@ struct smallest_three {
         const std::size_t at = s.bits_processed();
         const quantization q = params();
         if (!q.valid) [[unlikely]] return s.fail(errc::invalid_value, at);
-        std::array<float, 4> c = detail::to_xyzw(quat);
+        std::array<float, 4> c{}; // a read never looks at the target's old value
+        if constexpr (!S::is_reading) c = detail::to_xyzw(quat);
         std::uint64_t largest = 0;
         if constexpr (!S::is_reading) {
             if (!detail::all_finite(c)) [[unlikely]] return s.fail(errc::invalid_value, at);
@@ -96,11 +112,11 @@ struct smallest_three {
         float sum = 0.f;
         for (std::size_t i = 0; i < 4; ++i) {
             if (i == largest) continue;
-            if (!detail::serialize_unit_component(s, c[i], q)) return false;
+            if (!detail::serialize_unit_component(s, c[i], q)) return detail::failed_from(s, at);
             sum += c[i] * c[i];
         }
         if constexpr (S::is_reading) {
-            c[largest] = std::sqrt(sum < 1.f ? 1.f - sum : 0.f);
+            detail::rebuild_largest(c, static_cast<std::size_t>(largest), sum);
             detail::from_xyzw(quat, c);
         }
         return true;
@@ -109,7 +125,8 @@ struct smallest_three {
 
 /// unit_quaternion(bits), the book's form: x, y, z quantized to [-1, 1] in `bits`
 /// each (max_int = 2^bits - 1), then 1 bit: w is negative. The reader rebuilds
-/// |w| = sqrt(1 - x^2 - y^2 - z^2). 3 * bits + 1 bits.
+/// |w| = sqrt(1 - x^2 - y^2 - z^2) (0, with x, y, z rescaled, when that is negative).
+/// 3 * bits + 1 bits. A non-finite component fails the write with invalid_value.
 struct unit_quaternion {
     int bits;
 
@@ -122,19 +139,20 @@ struct unit_quaternion {
         const std::size_t at = s.bits_processed();
         const quantization q = params();
         if (!q.valid) [[unlikely]] return s.fail(errc::invalid_value, at);
-        std::array<float, 4> c = detail::to_xyzw(quat);
+        std::array<float, 4> c{}; // a read never looks at the target's old value
+        if constexpr (!S::is_reading) c = detail::to_xyzw(quat);
         if constexpr (!S::is_reading)
             if (!detail::all_finite(c)) [[unlikely]] return s.fail(errc::invalid_value, at);
         float sum = 0.f;
         for (std::size_t i = 0; i < 3; ++i) {
-            if (!detail::serialize_unit_component(s, c[i], q)) return false;
+            if (!detail::serialize_unit_component(s, c[i], q)) return detail::failed_from(s, at);
             sum += c[i] * c[i];
         }
         bool negative_w = c[3] < 0.f;
-        if (!serialize_bool(s, negative_w)) return false;
+        if (!serialize_bool(s, negative_w)) return detail::failed_from(s, at);
         if constexpr (S::is_reading) {
-            const float w = std::sqrt(sum < 1.f ? 1.f - sum : 0.f);
-            c[3] = negative_w ? -w : w;
+            detail::rebuild_largest(c, 3, sum);
+            if (negative_w) c[3] = -c[3];
             detail::from_xyzw(quat, c);
         }
         return true;

@@ -137,34 +137,41 @@ constexpr void hash_pack(schema_hasher& h, const attr_pack<A...>& p) noexcept {
     std::apply([&](const auto&... a) { (hash_attribute(h, a), ...); }, p.items);
 }
 
-template <class T>
+// Visiting: the described structs being hashed, outermost last, so that a recursive
+// type (a tree) hashes a back-reference instead of recursing forever.
+template <class T, class... Visiting>
 constexpr void hash_type(schema_hasher& h) noexcept;
 
-template <class C>
+template <class C, class... Visiting>
 constexpr void hash_described(schema_hasher& h) noexcept {
     h.text("struct");
     h.text(description_of<C>.name);
     boost::mp11::mp_for_each<described_bases<C>>([&](auto b) {
         h.text("base");
-        hash_type<typename decltype(b)::type>(h);
+        hash_type<typename decltype(b)::type, C, Visiting...>(h);
     });
     constexpr std::size_t n = boost::mp11::mp_size<described_members<C>>::value;
     h.number(n);
     boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto i) {
         using D = boost::mp11::mp_at_c<described_members<C>, decltype(i)::value>;
         h.text(D::name);
-        hash_type<std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>>(h);
+        hash_type<std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>, C, Visiting...>(h);
         hash_pack(h, member_attrs<C, decltype(i)::value>::value);
     });
 }
 
-template <class T>
+template <class T, class... Visiting>
 constexpr void hash_type(schema_hasher& h) noexcept {
-    if constexpr (std::is_same_v<T, bool>) {
+    if constexpr ((std::is_same_v<T, Visiting> || ...)) {
+        h.text("recursive");
+        std::size_t depth = 0, i = 0;
+        ((std::is_same_v<T, Visiting> ? (depth = i, ++i) : ++i), ...);
+        h.number(depth);
+    } else if constexpr (std::is_same_v<T, bool>) {
         h.text("bool");
     } else if constexpr (std::is_enum_v<T>) {
         h.text("enum");
-        hash_type<std::underlying_type_t<T>>(h);
+        hash_type<std::underlying_type_t<T>, Visiting...>(h);
         if constexpr (is_described_enum<T>) {
             boost::mp11::mp_for_each<boost::describe::describe_enumerators<T>>([&](auto d) {
                 h.text(d.name);
@@ -180,47 +187,47 @@ constexpr void hash_type(schema_hasher& h) noexcept {
     } else if constexpr (std::is_array_v<T>) {
         h.text("array");
         h.number(std::extent_v<T>);
-        hash_type<std::remove_extent_t<T>>(h);
+        hash_type<std::remove_extent_t<T>, Visiting...>(h);
     } else if constexpr (is_std_array<T>::value) {
         h.text("array");
         h.number(std::tuple_size_v<T>);
-        hash_type<typename T::value_type>(h);
+        hash_type<typename T::value_type, Visiting...>(h);
     } else if constexpr (is_string<T>) {
         h.text("string");
     } else if constexpr (is_vector<T>::value) {
         h.text("vector");
-        hash_type<typename T::value_type>(h);
+        hash_type<typename T::value_type, Visiting...>(h);
     } else if constexpr (is_optional<T>::value) {
         h.text("optional");
-        hash_type<typename T::value_type>(h);
+        hash_type<typename T::value_type, Visiting...>(h);
     } else if constexpr (is_unique_ptr<T>::value) {
         h.text("optional"); // same wire as std::optional
-        hash_type<typename T::element_type>(h);
+        hash_type<typename T::element_type, Visiting...>(h);
     } else if constexpr (is_variant<T>::value) {
         []<class... E>(schema_hasher& hh, std::variant<E...>*) {
             hh.text("variant");
             hh.number(sizeof...(E));
-            (hash_type<E>(hh), ...);
+            (hash_type<E, Visiting...>(hh), ...);
         }(h, static_cast<T*>(nullptr));
     } else if constexpr (is_map<T>::value) {
         h.text("map");
-        hash_type<typename T::key_type>(h);
-        hash_type<typename T::mapped_type>(h);
+        hash_type<typename T::key_type, Visiting...>(h);
+        hash_type<typename T::mapped_type, Visiting...>(h);
     } else if constexpr (is_set<T>::value) {
         h.text("set");
-        hash_type<typename T::key_type>(h);
+        hash_type<typename T::key_type, Visiting...>(h);
     } else if constexpr (adl::has_serialize<measure_stream, T>) {
         // A user codec: its tag when it gives one (netser_schema_tag(const T*)).
         h.text("user");
         if constexpr (requires { netser_schema_tag(static_cast<const T*>(nullptr)); })
             h.text(netser_schema_tag(static_cast<const T*>(nullptr)));
     } else if constexpr (described<T>) {
-        hash_described<T>(h);
+        hash_described<T, Visiting...>(h);
     } else if constexpr (std::is_aggregate_v<T>) {
         h.text("aggregate");
         []<std::size_t... I>(schema_hasher& hh, std::index_sequence<I...>) {
             hh.number(sizeof...(I));
-            (hash_type<boost::pfr::tuple_element_t<I, T>>(hh), ...);
+            (hash_type<boost::pfr::tuple_element_t<I, T>, Visiting...>(hh), ...);
         }(h, std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
     } else {
         h.text("unknown");

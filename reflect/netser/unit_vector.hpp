@@ -34,7 +34,7 @@ inline float sign_not_zero(float v) noexcept { return v < 0.f ? -1.f : 1.f; }
 /// unit_vector(bits): octahedral encoding. The vector is divided by |x| + |y| + |z|;
 /// the lower half (z < 0) is folded over the diagonals; u, v in [-1, 1] are quantized
 /// in `bits` each (max_int = 2^bits - 1). The reader unfolds and normalises. The error
-/// is nearly uniform over the sphere (docs/attributes.md gives the measured bound).
+/// is nearly uniform over the sphere (docs/game_encodings.md gives the measured bound).
 /// 2 * bits bits. A zero, infinite or NaN vector fails the write with invalid_value.
 struct unit_vector {
     int bits;
@@ -50,8 +50,15 @@ struct unit_vector {
         if (!q.valid) [[unlikely]] return s.fail(errc::invalid_value, at);
         float u = 0.f, v = 0.f;
         if constexpr (!S::is_reading) {
-            const float x = get(vec, 0), y = get(vec, 1), z = get(vec, 2);
-            const float l1 = std::fabs(x) + std::fabs(y) + std::fabs(z);
+            float x = get(vec, 0), y = get(vec, 1), z = get(vec, 2);
+            float l1 = std::fabs(x) + std::fabs(y) + std::fabs(z);
+            if (std::isinf(l1) && std::isfinite(x) && std::isfinite(y) && std::isfinite(z)) {
+                // Finite but huge: the sum overflowed. A power of two scales exactly.
+                x *= 0.25f;
+                y *= 0.25f;
+                z *= 0.25f;
+                l1 = std::fabs(x) + std::fabs(y) + std::fabs(z);
+            }
             if (!std::isfinite(l1) || !(l1 > 0.f)) [[unlikely]] return s.fail(errc::invalid_value, at);
             u = x / l1;
             v = y / l1;
@@ -62,7 +69,8 @@ struct unit_vector {
                 v = fv;
             }
         }
-        if (!detail::serialize_unit_component(s, u, q) || !detail::serialize_unit_component(s, v, q)) return false;
+        if (!detail::serialize_unit_component(s, u, q) || !detail::serialize_unit_component(s, v, q))
+            return detail::failed_from(s, at);
         if constexpr (S::is_reading) {
             float z = 1.f - std::fabs(u) - std::fabs(v);
             if (z < 0.f) {
