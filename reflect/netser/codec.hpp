@@ -165,7 +165,7 @@ concept profiling_stream = requires(S& s, std::string_view name) {
 };
 
 template <class P, stream S, class T>
-bool profiled_value(S& s, T& v, std::string_view name) {
+inline bool profiled_value(S& s, T& v, [[maybe_unused]] std::string_view name) {
     if constexpr (profiling_stream<S>) {
         s.enter_member(name);
         const bool ok = serialize_value<P>(s, v);
@@ -397,8 +397,10 @@ bool serialize_member(S& s, C& obj) {
                 return false;
             }
         }
-        if (profiled_value<without<P, attr_kind::only_if, attr_kind::skip, attr_kind::check>>(s, m, D::name))
-            [[likely]] return true;
+        // The value's own attributes (a new provider only when there is something to drop).
+        using VP = std::conditional_t<has_attr<P, attr_kind::only_if> || has_attr<P, attr_kind::check>,
+                                      without<P, attr_kind::only_if, attr_kind::check>, P>;
+        if (profiled_value<VP>(s, m, D::name)) [[likely]] return true;
         s.error().prepend_member(D::name);
         return false;
     }
@@ -486,7 +488,10 @@ bool serialize_value(S& s, T& v) {
         static_assert(only_kinds<P, attr_kind::range, attr_kind::bits, attr_kind::common>,
                       "netser: an integer member takes netser::range, netser::bits or netser::common; remove the "
                       "other attributes");
-        return serialize_with_common<P>(s, v, [](S& st, T& x) { return serialize_plain_integer<P>(st, x); });
+        if constexpr (has_attr<P, attr_kind::common>)
+            return serialize_with_common<P>(s, v, [](S& st, T& x) { return serialize_plain_integer<P>(st, x); });
+        else
+            return serialize_plain_integer<P>(s, v);
     } else if constexpr (std::is_floating_point_v<T>) {
         static_assert(only_kinds<P, attr_kind::quantize, attr_kind::common, attr_kind::finite>,
                       "netser: a float member takes netser::quantize, netser::common or netser::finite; remove the "
@@ -500,8 +505,10 @@ bool serialize_value(S& s, T& v) {
             if constexpr (S::is_reading)
                 if (!is_finite(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
             return true;
-        } else {
+        } else if constexpr (has_attr<P, attr_kind::common>) {
             return serialize_with_common<P>(s, v, [](S& st, T& x) { return serialize_plain_float<P>(st, x); });
+        } else {
+            return serialize_plain_float<P>(s, v);
         }
     } else if constexpr (has_attr<P, attr_kind::sparse>) {
         return serialize_sparse<P>(s, v);
