@@ -1,6 +1,7 @@
 #pragma once
 
 #include <netser/quantization.hpp>
+#include <netser/stream.hpp>
 
 #include <concepts>
 #include <cstddef>
@@ -140,6 +141,16 @@ struct attr_pack {
         return found;
     }
     static constexpr bool has_user() noexcept { return user_index() < sizeof...(A); }
+    // A user attribute that is a codec for V (else it is meant for V's elements).
+    template <class V>
+    static constexpr bool user_codec_for() noexcept {
+        if constexpr (has_user()) {
+            using U = std::tuple_element_t<user_index(), std::tuple<A...>>;
+            return requires(const U& u, measure_stream& m, V& v) { u.serialize(m, v); };
+        } else {
+            return false;
+        }
+    }
     constexpr const auto& user() const noexcept { return std::get<user_index()>(items); }
 
     template <class X>

@@ -105,7 +105,7 @@ constexpr bit_bounds described_bounds() noexcept {
 template <class P, class T>
 constexpr bit_bounds value_bounds() noexcept {
     using A = pack_of<P>;
-    if constexpr (A::has_user()) {
+    if constexpr (A::template user_codec_for<T>()) {
         constexpr auto& u = P::value.user();
         if constexpr (requires { u.min_bits(); }) return {u.min_bits(), u.max_bits()};
         else return {0, u.max_bits()};
@@ -194,7 +194,7 @@ constexpr bit_bounds value_bounds() noexcept {
 template <class P, class T>
 constexpr std::size_t min_bits_value() noexcept {
     using A = pack_of<P>;
-    if constexpr (A::has_user()) {
+    if constexpr (A::template user_codec_for<T>()) {
         constexpr auto& u = P::value.user();
         if constexpr (requires { u.min_bits(); }) return u.min_bits();
         else return 0;
@@ -215,7 +215,11 @@ constexpr std::size_t min_bits_value() noexcept {
     } else if constexpr (is_variant<T>::value) {
         return static_cast<std::size_t>(bits_required_for_span(std::variant_size_v<T> - 1));
     } else if constexpr (adl::has_serialize<measure_stream, T>) {
-        return 0;
+        // A user codec may state its least bits, so that forged counts are refused early.
+        if constexpr (requires { netser_min_bits(static_cast<const T*>(nullptr)); })
+            return netser_min_bits(static_cast<const T*>(nullptr));
+        else
+            return 0;
     } else if constexpr (described<T>) {
         std::size_t total = 0;
         boost::mp11::mp_for_each<described_bases<T>>(

@@ -477,8 +477,12 @@ bool serialize_aggregate(S& s, T& obj) {
 template <class P, stream S, class T>
 bool serialize_value(S& s, T& v) {
     using A = pack_of<P>;
-    if constexpr (A::has_user()) {
+    if constexpr (A::template user_codec_for<T>()) {
         return P::value.user().serialize(s, v);
+    } else if constexpr (A::has_user() && (std::is_arithmetic_v<T> || std::is_enum_v<T> || is_string<T>)) {
+        static_assert(always_false<T>, "netser: this user attribute has no serialize(stream, value) for the member's "
+                                       "type; give it one, or put it on a member of the type it encodes");
+        return false;
     } else if constexpr (std::is_same_v<T, bool>) {
         static_assert(A::size == 0, "netser: a bool member takes no encoding attribute (it is always 1 bit)");
         return serialize_bool(s, v);

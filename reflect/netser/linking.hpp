@@ -68,6 +68,9 @@ struct linked {
     int bits;
     unknown_link on_unknown = unknown_link::null;
 
+    constexpr explicit linked(int id_bits, unknown_link unknown = unknown_link::null) noexcept
+        : bits(id_bits), on_unknown(unknown) {}
+
     constexpr std::size_t max_bits() const noexcept { return static_cast<std::size_t>(bits); }
     constexpr std::string_view schema_tag() const noexcept {
         return on_unknown == unknown_link::fail ? "linked_strict" : "linked";

@@ -88,6 +88,8 @@ inline void rebuild_largest(std::array<float, 4>& c, std::size_t largest, float 
 struct smallest_three {
     int bits;
 
+    constexpr explicit smallest_three(int bits_per_component) noexcept : bits(bits_per_component) {}
+
     static constexpr float bound = 0.70710678f;
     constexpr quantization params() const noexcept { return quantization::with_bits(-bound, bound, bits); }
     constexpr std::size_t max_bits() const noexcept { return 2 + 3 * static_cast<std::size_t>(bits); }
@@ -129,6 +131,8 @@ struct smallest_three {
 /// 3 * bits + 1 bits. A non-finite component fails the write with invalid_value.
 struct unit_quaternion {
     int bits;
+
+    constexpr explicit unit_quaternion(int bits_per_component) noexcept : bits(bits_per_component) {}
 
     constexpr quantization params() const noexcept { return quantization::with_bits(-1.f, 1.f, bits); }
     constexpr std::size_t max_bits() const noexcept { return 3 * static_cast<std::size_t>(bits) + 1; }

@@ -39,6 +39,8 @@ inline float sign_not_zero(float v) noexcept { return v < 0.f ? -1.f : 1.f; }
 struct unit_vector {
     int bits;
 
+    constexpr explicit unit_vector(int bits_per_component) noexcept : bits(bits_per_component) {}
+
     constexpr quantization params() const noexcept { return quantization::with_bits(-1.f, 1.f, bits); }
     constexpr std::size_t max_bits() const noexcept { return 2 * static_cast<std::size_t>(bits); }
     static constexpr std::string_view schema_tag() noexcept { return "unit_vector"; }
