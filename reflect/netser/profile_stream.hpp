@@ -48,10 +48,12 @@ public:
         stack_.push_back({path_.size(), bits_processed()});
         path_ += '.';
         path_ += name;
+        order_.try_emplace(path_, order_.size());
     }
     void enter_element() {
         stack_.push_back({path_.size(), bits_processed()});
         path_ += "[]";
+        order_.try_emplace(path_, order_.size());
     }
     void leave() {
         const frame f = stack_.back();
@@ -62,7 +64,7 @@ public:
 
     std::size_t packets() const noexcept { return packets_; }
 
-    /// The budget in tree order (a member before its children).
+    /// The budget in tree order: a member before its children, siblings in wire order.
     std::vector<profile_row> rows() const {
         std::vector<profile_row> out;
         if (packets_ == 0) return out;
@@ -77,7 +79,7 @@ public:
             r.max = st.max;
             out.push_back(std::move(r));
         }
-        std::sort(out.begin(), out.end(), [](const profile_row& a, const profile_row& b) {
+        std::sort(out.begin(), out.end(), [this](const profile_row& a, const profile_row& b) {
             return sort_key(a.path) < sort_key(b.path);
         });
         return out;
@@ -155,12 +157,16 @@ private:
         return 0;
     }
 
-    // Sorting by this key lists a parent before its children ("a" < "a\x01b").
-    static std::string sort_key(const std::string& path) {
-        std::string k = path;
-        for (char& c : k)
-            if (c == '.') c = '\x01';
-        return k;
+    // The order in which each prefix of the path was first entered: sorting by it lists
+    // a parent before its children and siblings in the order they are serialized.
+    std::vector<std::size_t> sort_key(const std::string& path) const {
+        std::vector<std::size_t> key;
+        for (std::size_t i = 1; i <= path.size(); ++i) {
+            if (i != path.size() && path[i] != '.' && path[i] != '[') continue;
+            const auto it = order_.find(path.substr(0, i));
+            key.push_back(it == order_.end() ? 0 : it->second + 1);
+        }
+        return key;
     }
     static std::string leaf(const std::string& path) {
         const auto dot = path.rfind('.');
@@ -181,6 +187,7 @@ private:
     std::vector<frame> stack_;
     std::map<std::string, std::size_t> sample_;
     std::map<std::string, stat> stats_;
+    std::map<std::string, std::size_t> order_; // first time each path was entered
     std::size_t packets_ = 0;
 };
 

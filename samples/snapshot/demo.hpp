@@ -1,0 +1,157 @@
+#pragma once
+
+// The three threads of the demo (server, client, hostile sender), what they share
+// and what each reports at the end.
+
+#include "net.hpp"
+#include "snapshot_types.hpp"
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace snapshot {
+
+struct options {
+    double seconds = 5.0;
+    std::string svg_path = "snapshot_budget.svg";
+    bool verbose = false;
+
+    std::size_t snapshots() const noexcept;
+};
+
+/// The server's state of every cube by snapshot sequence: the ground truth the
+/// client checks what it decoded against. (A test harness's view: a real client
+/// has no such thing.)
+class truth_history {
+public:
+    void put(std::uint32_t sequence, const std::vector<CubeState>& cubes);
+    /// Cubes [first, first + out.size()) of snapshot `sequence`; false when unknown.
+    bool get(std::uint32_t sequence, std::size_t first, std::span<CubeState> out) const;
+
+private:
+    struct frame {
+        bool valid = false;
+        std::uint32_t sequence = 0;
+        std::vector<CubeState> cubes;
+    };
+    static constexpr std::size_t depth = 256; // a little over 4 s of snapshots
+    mutable std::mutex mutex_;
+    std::array<frame, depth> frames_;
+};
+
+/// The last real packets the server sent, for the hostile sender to damage.
+class packet_pool {
+public:
+    void put(std::span<const std::byte> packet);
+    /// A copy of one recent packet (chosen by `pick`); false when none was sent yet.
+    bool sample(std::uint32_t pick, std::vector<std::byte>& out) const;
+
+private:
+    static constexpr std::size_t depth = 32;
+    mutable std::mutex mutex_;
+    std::array<std::vector<std::byte>, depth> packets_;
+    std::size_t count_ = 0;
+};
+
+struct shared_state {
+    truth_history truth;
+    packet_pool recent;
+    std::atomic<bool> server_done{false};
+    std::atomic<bool> hostile_done{false};
+};
+
+/// Bytes per snapshot of one encoding stage, packet overhead (CRC, end check) included.
+struct stage_stats {
+    const char* name = "";
+    std::size_t snapshots = 0;
+    std::size_t packets = 0;
+    std::size_t bytes = 0;
+    std::size_t cube_bits = 0;
+    std::size_t min_bytes = std::numeric_limits<std::size_t>::max();
+    std::size_t max_bytes = 0;
+    std::size_t largest_packet = 0;
+
+    void add(std::size_t snapshot_bytes, std::size_t snapshot_packets, std::size_t snapshot_cube_bits,
+             std::size_t snapshot_largest_packet) noexcept;
+    double mean_bytes() const noexcept;
+    double kbps() const noexcept; ///< kilobits per second at 60 snapshots per second
+};
+
+struct server_report {
+    std::array<stage_stats, 3> stages; ///< raw, quantized, sent
+    netser::profile_stream budget;     ///< over every sent slice
+    std::size_t snapshots = 0;
+    std::size_t packets_sent = 0;
+    std::size_t failures = 0; ///< write, send or measure-vs-write disagreements
+    std::string first_failure;
+    std::size_t ever_moved = 0;
+    std::size_t peak_moving = 0;
+    std::size_t moving_at_end = 0;
+    std::uint32_t state_hash = 0;
+};
+
+/// The worst error seen in one field of the decoded cubes, and what it may be.
+struct field_error {
+    const char* name = "";
+    double bound = 0;
+    double worst = 0;
+    std::size_t checked = 0;
+};
+
+struct client_report {
+    std::size_t real_received = 0;
+    std::size_t real_accepted = 0;
+    std::size_t real_rejected = 0;
+    std::size_t hostile_received = 0;
+    std::size_t hostile_accepted = 0;
+    std::map<netser::errc, std::size_t> hostile_rejected; ///< by read_packet's error code
+    std::size_t cubes_checked = 0;
+    std::size_t mismatches = 0;
+    std::size_t complete_snapshots = 0;
+    std::vector<field_error> fields;
+    std::vector<std::string> notes; ///< the first problems, in words
+    std::optional<SnapshotSlice> sample; ///< a decoded slice with moving cubes, for --verbose
+
+    std::size_t hostile_rejected_total() const noexcept;
+};
+
+enum class hostile_kind : std::uint8_t {
+    random_bytes,
+    truncated,
+    bit_flipped,
+    other_protocol,
+    other_schema,
+    forged_crc,
+};
+inline constexpr std::size_t hostile_kind_count = 6;
+const char* to_string(hostile_kind k) noexcept;
+
+struct hostile_report {
+    std::array<std::size_t, hostile_kind_count> sent{};
+    std::size_t send_failures = 0;
+
+    std::size_t total() const noexcept;
+};
+
+/// Simulates, records the truth, sends the last stage, measures the others.
+void run_server(const options& opt, net::udp::socket& socket, const net::udp::endpoint& client, shared_state& shared,
+                server_report& report);
+
+/// Receives everything, decodes with read_packet, verifies and applies what it accepts.
+void run_client(const options& opt, boost::asio::io_context& io, net::udp::socket& socket,
+                const net::udp::endpoint& server, shared_state& shared, client_report& report);
+
+/// Sends damaged, foreign and forged packets at the client until the server is done.
+void run_hostile(net::udp::socket& socket, const net::udp::endpoint& client, shared_state& shared,
+                 hostile_report& report);
+
+} // namespace snapshot

@@ -1,0 +1,115 @@
+// The hostile sender: a third socket that, for as long as the server runs, sends the
+// client what an open UDP port receives in real life: noise, damaged packets, other
+// programs' and older versions' packets, and forgeries with a correct CRC.
+
+#include "demo.hpp"
+
+#include <boost/crc.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <thread>
+
+namespace snapshot {
+
+namespace {
+
+// Another game (or another build) on the same port: the same bytes under another id.
+constexpr std::uint32_t other_protocol_id = 0x4F544852; // "OTHR"
+
+class hostile_source {
+public:
+    explicit hostile_source(const shared_state& shared) : shared_(shared), rng_(0x6E657473) {}
+
+    // The next packet of the given kind in `out`; the kind actually made (a copy needs
+    // a real packet first: until one exists, random bytes).
+    hostile_kind make(hostile_kind kind, std::vector<std::byte>& out) {
+        if (kind != hostile_kind::random_bytes && kind != hostile_kind::forged_crc &&
+            !shared_.recent.sample(static_cast<std::uint32_t>(rng_()), out))
+            kind = hostile_kind::random_bytes;
+        switch (kind) {
+        case hostile_kind::random_bytes: random_bytes(out, below(1500 + 1)); break;
+        case hostile_kind::truncated: out.resize(below(out.size())); break;
+        case hostile_kind::bit_flipped: flip_bits(out); break;
+        case hostile_kind::other_protocol: rewrite(out, false); break;
+        case hostile_kind::other_schema: rewrite(out, true); break;
+        case hostile_kind::forged_crc: forge(out); break;
+        }
+        return kind;
+    }
+
+private:
+    std::size_t below(std::size_t n) { return n == 0 ? 0 : static_cast<std::size_t>(rng_() % n); }
+
+    void random_bytes(std::vector<std::byte>& out, std::size_t n) {
+        out.resize(n);
+        for (std::byte& b : out) b = static_cast<std::byte>(rng_() & 0xFFu);
+    }
+
+    // 1 to 3 distinct bits: CRC-32 detects every such error in a packet this size.
+    void flip_bits(std::vector<std::byte>& out) {
+        const std::size_t bits = out.size() * 8, flips = 1 + below(3);
+        std::size_t done[3] = {bits, bits, bits};
+        for (std::size_t f = 0; f < flips; ++f) {
+            std::size_t bit = below(bits);
+            while (bit == done[0] || bit == done[1] || bit == done[2]) bit = (bit + 1) % bits;
+            done[f] = bit;
+            out[bit / 8] ^= static_cast<std::byte>(1u << (bit % 8));
+        }
+    }
+
+    // A real slice, written again under another protocol id or as an older schema (the
+    // stage-2 encoding, velocity always sent) would write it.
+    void rewrite(std::vector<std::byte>& out, bool older_schema) {
+        SnapshotSlice slice;
+        if (netser::read_packet(out, slice)) return; // not expected: the pool holds real packets
+        std::array<std::byte, packet_budget> buffer{};
+        netser::packet_write_result packet;
+        if (older_schema) {
+            QuantizedSlice old{slice.sequence, slice.first_cube, {}};
+            for (const CubeState& c : slice.cubes) old.cubes.push_back(to_quantized(c));
+            packet = netser::write_packet(buffer, old);
+        } else {
+            packet = netser::write_packet(buffer, slice, {.protocol_id = other_protocol_id});
+        }
+        out.assign(packet.bytes.begin(), packet.bytes.end());
+    }
+
+    // Random payload under a correct CRC, as anyone who read packet.hpp can compute:
+    // the CRC is not a signature, so the decoder itself must refuse the contents.
+    void forge(std::vector<std::byte>& out) {
+        random_bytes(out, 4 + below(packet_budget - 4 + 1));
+        const std::uint32_t id = netser::schema_hash<SnapshotSlice>();
+        const unsigned char id_bytes[4] = {static_cast<unsigned char>(id), static_cast<unsigned char>(id >> 8),
+                                           static_cast<unsigned char>(id >> 16), static_cast<unsigned char>(id >> 24)};
+        boost::crc_32_type crc;
+        crc.process_bytes(id_bytes, sizeof id_bytes);
+        crc.process_bytes(out.data() + 4, out.size() - 4);
+        const std::uint32_t sum = crc.checksum();
+        for (std::size_t i = 0; i < 4; ++i) out[i] = static_cast<std::byte>((sum >> (8 * i)) & 0xFFu);
+    }
+
+    const shared_state& shared_;
+    std::mt19937 rng_;
+};
+
+} // namespace
+
+void run_hostile(net::udp::socket& socket, const net::udp::endpoint& client, shared_state& shared,
+                 hostile_report& report) {
+    hostile_source source(shared);
+    std::vector<std::byte> packet;
+    auto next = std::chrono::steady_clock::now();
+    for (std::size_t n = 0; !shared.server_done; ++n) {
+        // About 1000 a second, between the real ones (no catching up in bursts after a stall).
+        next = std::max(next + std::chrono::milliseconds(1), std::chrono::steady_clock::now());
+        std::this_thread::sleep_until(next);
+        const hostile_kind kind = source.make(static_cast<hostile_kind>(n % hostile_kind_count), packet);
+        if (net::send(socket, client, packet)) ++report.sent[static_cast<std::size_t>(kind)];
+        else ++report.send_failures;
+    }
+    shared.hostile_done = true;
+}
+
+} // namespace snapshot
