@@ -1,0 +1,304 @@
+// Extending netser: how to send a type netser cannot see into, and how to add an
+// encoding of your own.
+//
+// netser knows numbers, enums, strings, the standard containers and every struct
+// described with NETSER_STRUCT. Two hooks cover the rest:
+//
+// 1. A type codec: a function `serialize(Stream&, T&)` found by argument-dependent
+//    lookup (so it lives in T's namespace), written Glenn Fiedler's way with the
+//    netser primitives. netser uses it wherever T appears: as a member, inside a
+//    std::vector, std::array, std::optional, a map... Use it for a type you do not
+//    own (a math library's vector) or one with invariants a member list cannot
+//    express. Add `constexpr std::size_t netser_max_bits(const T*)` so that
+//    netser::max_bits<> of every struct that contains T stays a compile-time constant.
+//
+// 2. An attribute: a constant object written next to one member in NETSER_STRUCT,
+//    with a const member `template <class S> bool serialize(S&, V&)` and
+//    `constexpr std::size_t max_bits()`. It replaces netser's encoding for that one
+//    member only: the same float can be an angle in one struct and a speed in another.
+//
+// Both follow the rules of the primitives:
+// - One function for all three streams. S::is_reading is true for read_stream only;
+//   S::is_writing is true for write_stream and measure_stream (measuring is a write
+//   that counts bits), so "if writing, compute the code" serves both.
+// - Return false as soon as a primitive does; the stream already holds the error
+//   and netser adds the member path ("Missile.trail[2]") while it unwinds. To fail
+//   on your own check, `return s.fail(netser::errc::..., bit_where_the_value_starts)`.
+// - Reading treats every byte as hostile: check every code before using it (the
+//   primitives check ranges for you), allocate nothing a forged count could inflate.
+// - Optional: a schema tag (netser_schema_tag(const T*), or a schema_tag() member of
+//   the attribute) names the encoding in netser::schema_hash<T>(), so two peers that
+//   encode it differently get different protocol ids.
+
+#include <netser/netser.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <numbers>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// --- A third-party type -------------------------------------------------------
+
+// Pretend this comes from a math library's header that you cannot change: the data
+// is private and there is no NETSER_STRUCT for it, so netser cannot see into it.
+namespace thirdparty {
+
+class Vec3 {
+public:
+    constexpr Vec3() = default;
+    constexpr Vec3(float x, float y, float z) : v_{x, y, z} {}
+
+    float x() const { return v_[0]; }
+    float y() const { return v_[1]; }
+    float z() const { return v_[2]; }
+    void store(float* out) const { out[0] = v_[0], out[1] = v_[1], out[2] = v_[2]; }
+    void load(const float* in) { v_[0] = in[0], v_[1] = in[1], v_[2] = in[2]; }
+
+private:
+    float v_[3] = {};
+};
+
+} // namespace thirdparty
+
+// --- Hook 1: a codec for the type (your code) ---------------------------------
+
+// Argument-dependent lookup searches the namespace of the argument's type, so the
+// codec goes into namespace thirdparty, next to Vec3 (adding an overload to a
+// library's namespace is fine; only std is off limits). Put it in a header of yours
+// that every translation unit sending Vec3 includes.
+namespace thirdparty {
+
+// The article's "compressed vector": each component bounded to the world, [-1024, 1024]
+// metres, at 1 cm. Computed once, at compile time: 204800 steps, 18 bits.
+inline constexpr netser::quantization vec3_component = netser::quantization::make(-1024.f, 1024.f, 0.01f);
+
+template <class Stream>
+bool serialize(Stream& s, Vec3& v) {
+    float values[3] = {};
+    if constexpr (Stream::is_writing) v.store(values);
+    if (!netser::serialize_quantized(s, values[0], vec3_component) ||
+        !netser::serialize_quantized(s, values[1], vec3_component) ||
+        !netser::serialize_quantized(s, values[2], vec3_component))
+        return false; // a code above the range fails the read (out_of_range): nothing to check here
+    if constexpr (Stream::is_reading) v.load(values);
+    return true;
+}
+
+// The most bits the codec writes, for netser::max_bits<> of the structs that hold a Vec3.
+constexpr std::size_t netser_max_bits(const Vec3*) { return 3 * static_cast<std::size_t>(vec3_component.bits); }
+
+// The encoding's name in netser::schema_hash<>: change it when the encoding changes.
+constexpr std::string_view netser_schema_tag(const Vec3*) { return "thirdparty::Vec3 q(-1024,1024,0.01)"; }
+
+} // namespace thirdparty
+
+// --- Hook 2: an attribute (your code) -----------------------------------------
+
+namespace game {
+
+inline constexpr float two_pi = 2.f * std::numbers::pi_v<float>;
+
+// angle256: an angle in radians as one of 256 steps of a turn (8 bits, 1.4 degrees
+// apart). Any angle is accepted and wrapped into [0, 2 pi); every 8-bit code is a valid
+// angle, so a read has nothing to reject. Use it as `(heading, game::angle256)`.
+struct angle256_t {
+    template <class S>
+    bool serialize(S& s, float& radians) const {
+        const std::size_t at = s.bits_processed();
+        std::uint8_t step = 0;
+        if constexpr (S::is_writing) {
+            // Our own check: a NaN or infinite angle has no step; the error names the member.
+            if (!std::isfinite(radians)) return s.fail(netser::errc::invalid_value, at);
+            const float turns = radians / two_pi - std::floor(radians / two_pi); // [0, 1]
+            step = static_cast<std::uint8_t>(static_cast<unsigned>(std::lround(turns * 256.f)) % 256u);
+        }
+        if (!netser::serialize_bits(s, step, 8)) return false;
+        if constexpr (S::is_reading) radians = static_cast<float>(step) * (two_pi / 256.f);
+        return true;
+    }
+
+    constexpr std::size_t max_bits() const { return 8; }             // for netser::max_bits<>
+    constexpr std::size_t min_bits() const { return 8; }             // optional: the fewest bits
+    constexpr std::string_view schema_tag() const { return "angle256"; } // optional: for schema_hash
+};
+inline constexpr angle256_t angle256{};
+
+// --- Using both ----------------------------------------------------------------
+
+// A missile: the Vec3 codec is used for a plain member and for each element of a
+// std::vector; angle256 for the heading only (speed stays a plain float).
+struct Missile {
+    std::uint16_t id = 0;
+    thirdparty::Vec3 position;
+    float heading = 0.f; // radians
+    float speed = 0.f;
+    std::vector<thirdparty::Vec3> trail; // the last few positions
+};
+NETSER_STRUCT(Missile,
+    (id, netser::range(0, 1023)),
+    position,                                   // the ADL codec: 54 bits
+    (heading, angle256),                        // the attribute: 8 bits
+    (speed, netser::quantize(0.f, 400.f, 0.5f)),
+    (trail, netser::max_size(8)))               // count (4 bits), then 54 bits each
+
+// The codec's bound flows into the struct's compile-time worst case:
+// 10 + 54 + 8 + 10 + 4 + 8 * 54 = 518 bits.
+static_assert(netser::max_bits<Missile>() == 518);
+
+} // namespace game
+
+// --- Checking it ------------------------------------------------------------------
+
+namespace {
+
+// Half a step of 1 cm, with room for float rounding.
+constexpr float position_tolerance = 0.0051f;
+constexpr float heading_tolerance = game::two_pi / 512.f + 1e-4f;
+
+bool near(const thirdparty::Vec3& a, const thirdparty::Vec3& b) {
+    return std::fabs(a.x() - b.x()) <= position_tolerance && std::fabs(a.y() - b.y()) <= position_tolerance &&
+           std::fabs(a.z() - b.z()) <= position_tolerance;
+}
+
+// Angles are equal modulo a full turn.
+bool near_angle(float a, float b) {
+    float d = std::fmod(std::fabs(a - b), game::two_pi);
+    if (d > game::two_pi / 2) d = game::two_pi - d;
+    return d <= heading_tolerance;
+}
+
+bool near(const game::Missile& a, const game::Missile& b) {
+    if (a.id != b.id || !near(a.position, b.position) || !near_angle(a.heading, b.heading) ||
+        std::fabs(a.speed - b.speed) > 0.25f || a.trail.size() != b.trail.size())
+        return false;
+    for (std::size_t i = 0; i < a.trail.size(); ++i)
+        if (!near(a.trail[i], b.trail[i])) return false;
+    return true;
+}
+
+std::string text(const thirdparty::Vec3& v) {
+    char out[96];
+    std::snprintf(out, sizeof out, "(%g, %g, %g)", static_cast<double>(v.x()), static_cast<double>(v.y()),
+                  static_cast<double>(v.z()));
+    return out;
+}
+
+std::string text(const game::Missile& m) {
+    char head[128];
+    std::snprintf(head, sizeof head, "{id = %u, heading = %g rad, speed = %g, position = ", unsigned{m.id},
+                  static_cast<double>(m.heading), static_cast<double>(m.speed));
+    std::string out = head + text(m.position) + ", trail = [";
+    for (std::size_t i = 0; i < m.trail.size(); ++i) out += (i ? ", " : "") + text(m.trail[i]);
+    return out + "]}";
+}
+
+void print_hex(std::span<const std::byte> bytes) {
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        if (i % 24 == 0) std::printf(i == 0 ? "  hex        " : "\n             ");
+        std::printf("%02X ", std::to_integer<unsigned>(bytes[i]));
+    }
+    std::printf("\n");
+}
+
+std::string describe(const netser::error& e) {
+    char out[64];
+    std::snprintf(out, sizeof out, " at bit %zu in ", e.bit);
+    return std::string(netser::to_string(e.code)) + out + std::string(e.path());
+}
+
+bool failed(const char* what, const netser::error& e) {
+    std::printf("  %s FAILED: %s\n", what, describe(e).c_str());
+    return false;
+}
+
+bool round_trip(const char* title, const game::Missile& sent) {
+    std::printf("%s\n  sent       %s\n", title, text(sent).c_str());
+
+    netser::measure_stream measure;
+    if (!netser::serialize(measure, sent)) return failed("measure", measure.error());
+
+    std::array<std::byte, netser::max_bytes<game::Missile>()> buffer{};
+    netser::write_stream writer(buffer);
+    if (!netser::serialize(writer, sent)) return failed("write", writer.error());
+    const std::span<const std::byte> bytes = writer.finish();
+    std::printf("  size       %zu bits (measure_stream) -> %zu bytes; netser::max_bits<Missile>() = %zu\n",
+                measure.bits_processed(), bytes.size(), netser::max_bits<game::Missile>());
+    print_hex(bytes);
+
+    game::Missile received;
+    netser::read_stream reader(bytes);
+    if (!netser::serialize(reader, received)) return failed("read", reader.error());
+    std::printf("  received   %s\n", text(received).c_str());
+
+    const bool ok = near(sent, received) && measure.bits_processed() == writer.bits_processed() &&
+                    reader.bits_processed() == writer.bits_processed();
+    std::printf("  %s\n\n", ok ? "OK: read back within the quantization steps, bit counts agree" : "MISMATCH");
+    return ok;
+}
+
+} // namespace
+
+int main() {
+    std::printf("netser extension sample: thirdparty::Vec3 through an ADL serialize function, and a\n"
+                "custom attribute game::angle256 (an angle in 256 steps, 8 bits).\n\n");
+    bool ok = true;
+
+    game::Missile m;
+    m.id = 42;
+    m.position = {100.25f, -3.5f, 880.f};
+    m.heading = 1.5707964f; // a quarter turn: step 64
+    m.speed = 250.5f;
+    ok &= round_trip("Missile, no trail yet", m);
+
+    m.heading = -0.7853982f; // -1/8 turn: wraps to 7/8, step 224
+    m.trail = {{90.f, -3.5f, 870.f}, {95.125f, -3.5f, 875.f}, {-1024.f, 1024.f, 0.f}};
+    ok &= round_trip("Missile with a trail of 3 (each Vec3 through the same codec)", m);
+
+    std::printf("Failures inside the extensions name the member\n");
+    bool rejected = true;
+
+    // angle256's own check: a NaN heading fails the write with invalid_value.
+    game::Missile bad = m;
+    bad.heading = std::numeric_limits<float>::quiet_NaN();
+    std::array<std::byte, netser::max_bytes<game::Missile>()> buffer{};
+    netser::write_stream w(buffer);
+    const bool wrote = netser::serialize(w, bad);
+    std::printf("  write a NaN heading:               %s: %s\n", wrote ? "ACCEPTED" : "rejected",
+                describe(w.error()).c_str());
+    rejected = rejected && !wrote && w.error().code == netser::errc::invalid_value;
+
+    // The Vec3 codec's primitives: a forged component code above 204800 fails the read.
+    std::array<std::byte, netser::max_bytes<game::Missile>()> good{};
+    netser::write_stream w2(good);
+    netser::serialize(w2, m);
+    const std::size_t size = w2.finish().size();
+    std::array<std::byte, netser::max_bytes<game::Missile>()> forged = good;
+    forged[1] |= std::byte{0xFC}; // bits 10..15: the top of position.x's 18-bit code (bits 10..27)
+    forged[2] = forged[3] = std::byte{0xFF};
+    netser::read_stream r(std::span<const std::byte>(forged).first(size));
+    game::Missile out;
+    const bool read = netser::serialize(r, out);
+    std::printf("  read a position code above 204800: %s: %s\n", read ? "ACCEPTED" : "rejected",
+                describe(r.error()).c_str());
+    rejected = rejected && !read && r.error().code == netser::errc::out_of_range;
+
+    // A trail element cut off: overflow, at the element's index.
+    netser::read_stream r2(std::span<const std::byte>(good).first(size - 3));
+    const bool read2 = netser::serialize(r2, out);
+    std::printf("  read a packet cut 3 bytes short:   %s: %s\n", read2 ? "ACCEPTED" : "rejected",
+                describe(r2.error()).c_str());
+    rejected = rejected && !read2 && r2.error().code == netser::errc::overflow;
+
+    std::printf("  %s\n", rejected ? "OK: all three rejected with the expected error" : "MISMATCH");
+    ok &= rejected;
+
+    std::printf("\n%s\n", ok ? "All checks passed." : "FAILED: see above.");
+    return ok ? 0 : 1;
+}
