@@ -536,6 +536,8 @@ bool serialize_value(S& s, T& v) {
     } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
         return serialize_optional<P>(s, v);
     } else if constexpr (is_variant<T>::value) {
+        static_assert(A::size == 0, "netser: a std::variant member takes no attribute (its alternatives use their "
+                                    "default encodings); put the attributes on a described struct alternative");
         return serialize_variant(s, v);
     } else if constexpr (is_map<T>::value || is_set<T>::value) {
         return serialize_associative<P>(s, v);

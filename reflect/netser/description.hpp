@@ -48,18 +48,39 @@ struct member_attrs {
     static constexpr auto value = std::get<I>(description_of<C>.members);
 };
 
+// Members Boost.PFR cannot count through: C arrays (it counts their elements) and
+// containers whose copy constructor exists but cannot be instantiated
+// (std::vector<std::unique_ptr<T>>).
+template <class M>
+constexpr bool pfr_unfriendly() noexcept {
+    if constexpr (std::is_array_v<M>) return true;
+    else if constexpr (requires { typename M::value_type; typename M::allocator_type; })
+        return !std::is_copy_constructible_v<typename M::value_type> ||
+               pfr_unfriendly<typename M::value_type>();
+    else return false;
+}
+
+template <class C>
+constexpr bool has_array_member() noexcept {
+    bool any = false;
+    boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
+        using M = std::remove_cvref_t<decltype(std::declval<C&>().*d.pointer)>;
+        if (pfr_unfriendly<M>()) any = true;
+    });
+    return any;
+}
+
 template <class C>
 constexpr bool lists_every_member() noexcept {
     constexpr std::size_t listed = boost::mp11::mp_size<described_members<C>>::value;
     if constexpr (!std::is_aggregate_v<C> || boost::mp11::mp_size<described_bases<C>>::value != 0) {
         return true; // only aggregates without bases can be counted (Boost.PFR)
+    } else if constexpr (has_array_member<C>()) {
+        // Boost.PFR counts C array elements as fields, and is not even instantiated
+        // here: on g++ 12 it can crash the compiler for such a struct.
+        return true;
     } else {
-        bool any_array = false;
-        boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
-            using M = std::remove_reference_t<decltype(std::declval<C&>().*d.pointer)>;
-            if (std::is_array_v<M>) any_array = true;
-        });
-        return any_array || boost::pfr::tuple_size_v<C> == listed;
+        return boost::pfr::tuple_size_v<C> == listed;
     }
 }
 

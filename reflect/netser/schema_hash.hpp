@@ -124,7 +124,7 @@ constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
             // Other kinds (skip...) carry no value: the kind is enough.
         }
     } else {
-        // A user attribute: its own tag when it gives one, else its bound.
+        // A user attribute: its own tag when it gives one, then its bound.
         h.text("user");
         if constexpr (requires { a.schema_tag(); }) h.text(a.schema_tag());
         h.number(a.max_bits());
