@@ -2,7 +2,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
+
+// Failure paths: kept out of line so the success path stays small (and compiles fast).
+#if defined(__GNUC__)
+#define NETSER_COLD __attribute__((cold, noinline))
+#else
+#define NETSER_COLD
+#endif
 
 namespace netser {
 
@@ -50,13 +58,10 @@ struct error {
     }
 
     /// Prepends a member name, adding the '.' separator unless the path starts with an index.
-    void prepend_member(std::string_view name) noexcept {
-        if (path_begin_ != path_capacity && path_[path_begin_] != '[') prepend_raw(".");
-        prepend_raw(name);
-    }
+    NETSER_COLD void prepend_member(std::string_view name) noexcept { prepend_part(name); }
 
-    /// Prepends "[index]".
-    void prepend_index(std::size_t index) noexcept {
+    /// Prepends "[index]", adding the '.' separator before a member name that follows.
+    NETSER_COLD void prepend_index(std::size_t index) noexcept {
         char digits[24];
         std::size_t n = sizeof digits;
         digits[--n] = ']';
@@ -65,23 +70,34 @@ struct error {
             index /= 10;
         } while (index != 0);
         digits[--n] = '[';
-        prepend_raw({digits + n, sizeof digits - n});
+        prepend_part({digits + n, sizeof digits - n});
     }
 
     /// Prepends text verbatim; when full, the outermost part is replaced by "...".
     void prepend_raw(std::string_view text) noexcept {
         if (truncated_) return;
-        if (text.size() + 3 > path_begin_) {
-            path_begin_ -= 3;
-            path_[path_begin_] = path_[path_begin_ + 1] = path_[path_begin_ + 2] = '.';
-            truncated_ = true;
-            return;
-        }
+        if (text.size() + 3 > path_begin_) return truncate();
         path_begin_ -= text.size();
-        for (std::size_t i = 0; i < text.size(); ++i) path_[path_begin_ + i] = text[i];
+        if (!text.empty()) std::memcpy(path_ + path_begin_, text.data(), text.size());
     }
 
 private:
+    // A name or an index, then '.' when a member name follows: "units" + "[1].hull".
+    void prepend_part(std::string_view part) noexcept {
+        if (truncated_) return;
+        const bool dot = path_begin_ != path_capacity && path_[path_begin_] != '[';
+        if (part.size() + (dot ? 1u : 0u) + 3 > path_begin_) return truncate();
+        if (dot) prepend_raw(".");
+        prepend_raw(part);
+    }
+
+    // Room is always kept for the "..." that replaces what does not fit.
+    void truncate() noexcept {
+        path_begin_ -= 3;
+        path_[path_begin_] = path_[path_begin_ + 1] = path_[path_begin_ + 2] = '.';
+        truncated_ = true;
+    }
+
     char path_[path_capacity] = {};
     std::size_t path_begin_ = path_capacity;
     bool truncated_ = false;

@@ -72,7 +72,7 @@ public:
     }
 
     /// Records the first failure and makes every later call fail. Returns false.
-    bool fail(errc code, std::size_t bit) noexcept {
+    NETSER_COLD bool fail(errc code, std::size_t bit) noexcept {
         record(code, bit);
         writer_.poison();
         return false;
@@ -117,7 +117,7 @@ public:
         return fail(errc::overflow, bits_processed());
     }
 
-    bool fail(errc code, std::size_t bit) noexcept {
+    NETSER_COLD bool fail(errc code, std::size_t bit) noexcept {
         record(code, bit);
         reader_.poison();
         return false;
@@ -157,7 +157,7 @@ public:
         return true;
     }
 
-    bool fail(errc code, std::size_t bit) noexcept {
+    NETSER_COLD bool fail(errc code, std::size_t bit) noexcept {
         record(code, bit);
         return false;
     }
