@@ -362,6 +362,18 @@ bool serialize_variant(S& s, std::variant<E...>& v) {
     return std::visit([&](auto& alternative) { return serialize_value<no_attrs>(s, alternative); }, v);
 }
 
+// A member not sent gets the value a default-constructed C gives it (its default member
+// initializer), or a value-initialized one when C has no default constructor.
+template <class C, class D, class M>
+void reset_to_default(M& m) {
+    if constexpr (std::is_default_constructible_v<C> && std::is_copy_assignable_v<M>) {
+        static const C defaults{};
+        m = defaults.*D::pointer;
+    } else {
+        m = M{};
+    }
+}
+
 // Index of the described member of C that `flag` points to (N when it is not one).
 template <class C, class F>
 constexpr std::size_t member_index_of(F flag) noexcept {
@@ -387,7 +399,7 @@ bool serialize_member(S& s, C& obj) {
             static_assert(member_index_of<C>(flag) < I || member_index_of<C>(flag) == boost::mp11::mp_size<described_members<C>>::value,
                           "netser: netser::only_if(&T::flag) must name a bool member listed before this one");
             if (!(obj.*flag)) {
-                if constexpr (S::is_reading) m = std::remove_cvref_t<decltype(m)>{};
+                if constexpr (S::is_reading) reset_to_default<C, D>(m);
                 return true;
             }
         }
@@ -520,6 +532,15 @@ bool serialize_value(S& s, T& v) {
         return serialize_elements<P>(s, &v[0], std::extent_v<T>);
     } else if constexpr (is_std_array<T>::value) {
         return serialize_elements<P>(s, v.data(), v.size());
+    } else if constexpr ((is_string<T> && !has_attr<P, attr_kind::max_length>) ||
+                         ((is_vector<T>::value || is_map<T>::value || is_set<T>::value) &&
+                          !has_attr<P, attr_kind::max_size>)) {
+        // A missing limit gives one error, not a cascade from the code that would use it.
+        static_assert(!is_string<T>, "netser: std::string member needs netser::max_length(N)");
+        static_assert(!is_vector<T>::value, "netser: std::vector member needs netser::max_size(N)");
+        static_assert(is_string<T> || is_vector<T>::value,
+                      "netser: std::map / std::unordered_map / std::set member needs netser::max_size(N)");
+        return false;
     } else if constexpr (is_string<T>) {
         static_assert(has_attr<P, attr_kind::max_length>, "netser: std::string member needs netser::max_length(N)");
         static_assert(only_kinds<P, attr_kind::max_length, attr_kind::raw_bytes>,

@@ -84,6 +84,13 @@ constexpr bool lists_every_member() noexcept {
     }
 }
 
+// Only once the description is found: otherwise the static_assert above is the one error.
+template <class C>
+constexpr bool lists_every_member_if_described() noexcept {
+    if constexpr (described<C>) return lists_every_member<C>();
+    else return true;
+}
+
 } // namespace netser::detail
 
 #define NETSER_PP_UNPACK(...) __VA_OPT__(, ) __VA_ARGS__
@@ -100,7 +107,7 @@ constexpr bool lists_every_member() noexcept {
 
 #define NETSER_DETAIL_STRUCT_1(T, ...)                                                                   \
     static_assert(sizeof(T) == 0, "netser: at most 52 members per NETSER_STRUCT (the limit of "          \
-                                  "Boost.Describe); group members into nested described structs")
+                                  "Boost.Describe); group members into nested described structs");
 
 #define NETSER_DETAIL_STRUCT_0(T, Bases, ...)                                                            \
     static_assert(std::is_class_v<T>, "netser: NETSER_STRUCT takes a struct or class type");             \
@@ -116,7 +123,7 @@ constexpr bool lists_every_member() noexcept {
     [[maybe_unused]] inline void netser_check_description(T**) noexcept {                                \
         static_assert(::netser::detail::described<T>,                                                    \
                       "netser: NETSER_STRUCT(" #T ", ...) must be placed in the namespace that declares " #T); \
-        static_assert(::netser::detail::lists_every_member<T>(),                                         \
+        static_assert(::netser::detail::lists_every_member_if_described<T>(),                            \
                       "netser: NETSER_STRUCT(" #T ", ...) does not list every member of " #T             \
                       "; add the missing ones (mark those not to send with netser::skip)");              \
     }

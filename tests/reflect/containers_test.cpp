@@ -1,0 +1,326 @@
+// codec.hpp, containers: std::array and C arrays (no count), std::vector (vector<bool>
+// too), std::string, std::optional (presence bit), std::map / std::unordered_map
+// (attributes on the mapped values), std::set (attributes on the keys). Element
+// attributes, forged counts, duplicate keys, and no allocation for a count that
+// cannot fit.
+
+#include "reflect/test_types.hpp"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+using netser::errc;
+using namespace reflect_test;
+
+namespace containers_test {
+
+struct Fixed {
+    std::array<std::uint8_t, 3> bytes{};
+    std::int16_t pair[2] = {};
+    bool operator==(const Fixed&) const = default;
+};
+NETSER_STRUCT(Fixed, bytes, pair)
+
+struct Grid {
+    std::array<int, 4> cells{};          // range applies to each cell: 2 bits each
+    Unit units[2];                       // described structs in a C array
+    std::array<std::array<bool, 2>, 2> nested{};
+    bool operator==(const Grid&) const = default;
+};
+NETSER_STRUCT(Grid, (cells, netser::range(0, 3)), units, nested)
+
+struct Inventory {
+    std::vector<std::uint16_t> items;
+    bool operator==(const Inventory&) const = default;
+};
+NETSER_STRUCT(Inventory, (items, netser::max_size(8), netser::range(0, 1023)))
+
+struct Bits {
+    std::vector<bool> flags;
+    bool operator==(const Bits&) const = default;
+};
+NETSER_STRUCT(Bits, (flags, netser::max_size(10)))
+
+struct Maybe {
+    std::optional<std::uint8_t> v;
+    std::optional<Unit> unit;
+    bool operator==(const Maybe&) const = default;
+};
+NETSER_STRUCT(Maybe, (v, netser::range(0, 15)), unit)
+
+struct Scores {
+    std::map<std::uint8_t, std::int16_t> by_id;
+    bool operator==(const Scores&) const = default;
+};
+NETSER_STRUCT(Scores, (by_id, netser::max_size(4), netser::range(-10, 10)))
+
+struct Lookup {
+    std::unordered_map<std::uint8_t, std::uint8_t> table;
+    bool operator==(const Lookup&) const = default;
+};
+NETSER_STRUCT(Lookup, (table, netser::max_size(1), netser::range(0, 7)))
+
+struct BigLookup {
+    std::unordered_map<std::uint16_t, Unit> table;
+    bool operator==(const BigLookup&) const = default;
+};
+NETSER_STRUCT(BigLookup, (table, netser::max_size(64)))
+
+struct Tags {
+    std::set<std::uint16_t> ids;
+    bool operator==(const Tags&) const = default;
+};
+NETSER_STRUCT(Tags, (ids, netser::max_size(4), netser::range(0, 1000)))
+
+using counted_map = std::map<std::uint8_t, std::uint8_t, std::less<std::uint8_t>,
+                             counting_allocator<std::pair<const std::uint8_t, std::uint8_t>>>;
+struct CountedMap {
+    counted_map m;
+};
+NETSER_STRUCT(CountedMap, (m, netser::max_size(1000)))
+
+struct CountedSet {
+    std::set<std::uint32_t, std::less<std::uint32_t>, counting_allocator<std::uint32_t>> s;
+};
+NETSER_STRUCT(CountedSet, (s, netser::max_size(100000)))
+
+struct CountedBits {
+    std::vector<bool, counting_allocator<bool>> flags;
+};
+NETSER_STRUCT(CountedBits, (flags, netser::max_size(5000)))
+
+} // namespace containers_test
+
+using namespace containers_test;
+
+// --- arrays -------------------------------------------------------------------
+
+TEST_CASE("std::array and C arrays send their elements without a count", "[containers][array]") {
+    const Fixed v{{1, 2, 3}, {-1, 2}};
+    CHECK(write(v).hex == "01 02 03 FF FF 02 00");
+    CHECK(write(v).bits == 56);
+    CHECK(round_trip(v) == v);
+}
+
+TEST_CASE("attributes on an array apply to each element, nested arrays included", "[containers][array]") {
+    Grid g;
+    g.cells = {0, 1, 2, 3};
+    g.units[0] = {10, true};
+    g.units[1] = {100, false};
+    g.nested = {{{true, false}, {false, true}}};
+    // cells 0..3 in 2 bits each -> E4; units: 10 + alive, 100 + dead; nested 1, 0, 0, 1.
+    CHECK(write(g).hex == "E4 8A 64 09");
+    CHECK(write(g).bits == 8 + 16 + 4);
+    CHECK(round_trip(g) == g);
+    g.cells[2] = 4;
+    CHECK(failure_of(write_error(g)) == fail(errc::out_of_range, 4, "Grid.cells[2]"));
+    g.cells[2] = 2;
+    g.units[1].hull = 101;
+    CHECK(failure_of(write_error(g)) == fail(errc::out_of_range, 16, "Grid.units[1].hull"));
+}
+
+// --- vector -------------------------------------------------------------------
+
+TEST_CASE("a vector sends its count in [0, max_size] and its elements with the element attributes", "[containers][vector]") {
+    // count 2 in 4 bits; 1 and 1023 in 10 bits each.
+    CHECK(write(Inventory{{1, 1023}}).hex == "12 C0 FF");
+    CHECK(write(Inventory{{1, 1023}}).bits == 24);
+    Inventory inv;
+    REQUIRE_FALSE(read_hex("12 C0 FF", inv));
+    CHECK(inv == Inventory{{1, 1023}});
+    std::mt19937 rng(31);
+    for (int i = 0; i < 200; ++i) {
+        Inventory v;
+        v.items.resize(std::uniform_int_distribution<std::size_t>(0, 8)(rng));
+        for (auto& x : v.items) x = static_cast<std::uint16_t>(std::uniform_int_distribution<int>(0, 1023)(rng));
+        CHECK(write(v).bits == 4 + 10 * v.items.size());
+        CHECK(round_trip(v) == v);
+    }
+}
+
+TEST_CASE("a vector rejects an element outside the element range and a count above max_size", "[containers][vector][hostile]") {
+    CHECK(failure_of(write_error(Inventory{{1, 1024}})) == fail(errc::out_of_range, 14, "Inventory.items[1]"));
+    CHECK(failure_of(write_error(Inventory{std::vector<std::uint16_t>(9)})) ==
+          fail(errc::too_large, 0, "Inventory.items"));
+    Inventory inv;
+    reference_writer forged;
+    forged.put(9, 4);
+    put_zeros(forged, 90);
+    CHECK(failure_of(read_forged(forged, inv)) == fail(errc::too_large, 0, "Inventory.items"));
+    CHECK(inv.items.capacity() == 0);
+    reference_writer short_packet; // count 8 needs 80 bits; 12 are left
+    short_packet.put(8, 4);
+    short_packet.put(0, 12);
+    CHECK(failure_of(read_forged(short_packet, inv)) == fail(errc::overflow, 0, "Inventory.items"));
+    CHECK(inv.items.capacity() == 0);
+}
+
+TEST_CASE("a vector<bool> sends one bit per element", "[containers][vector]") {
+    CHECK(write(Bits{{true, false, true}}).hex == "53");
+    CHECK(write(Bits{{true, false, true}}).bits == 7);
+    Bits b;
+    REQUIRE_FALSE(read_hex("53", b));
+    CHECK(b == Bits{{true, false, true}});
+    std::mt19937 rng(32);
+    for (int i = 0; i < 100; ++i) {
+        Bits v;
+        v.flags.resize(std::uniform_int_distribution<std::size_t>(0, 10)(rng));
+        for (std::size_t k = 0; k < v.flags.size(); ++k) v.flags[k] = (rng() & 1u) != 0;
+        CHECK(round_trip(v) == v);
+    }
+}
+
+TEST_CASE("a vector<bool> rejects a count above max_size and one past the packet end", "[containers][vector][hostile]") {
+    Bits b;
+    CHECK(failure_of(read_hex("FB FF", b)) == fail(errc::too_large, 0, "Bits.flags"));
+    CHECK(failure_of(read_hex("0A", b)) == fail(errc::overflow, 0, "Bits.flags"));
+    CountedBits counted;
+    allocated_elements = 0;
+    reference_writer forged; // count 5000 then 100 bits
+    forged.put(5000, 13);
+    put_zeros(forged, 100);
+    CHECK(failure_of(read_forged(forged, counted)) == fail(errc::overflow, 0, "CountedBits.flags"));
+    CHECK(allocated_elements == 0);
+}
+
+// --- optional -----------------------------------------------------------------
+
+TEST_CASE("an optional sends a presence bit, then the value with the member's attributes", "[containers][optional]") {
+    // v: present, 9 in 4 bits; unit: absent.
+    CHECK(write(Maybe{9, std::nullopt}).hex == "13");
+    CHECK(write(Maybe{9, std::nullopt}).bits == 6);
+    CHECK(write(Maybe{}).hex == "00");
+    CHECK(write(Maybe{}).bits == 2);
+    // v absent; unit present: hull 100 in 7 bits, alive.
+    CHECK(write(Maybe{std::nullopt, Unit{100, true}}).hex == "92 03");
+    for (int v = 0; v <= 15; ++v) {
+        const Maybe m{static_cast<std::uint8_t>(v), Unit{static_cast<std::uint8_t>(v * 6), v % 2 == 0}};
+        CHECK(round_trip(m) == m);
+    }
+}
+
+TEST_CASE("reading an absent optional resets a present one", "[containers][optional]") {
+    Maybe m{3, Unit{}};
+    REQUIRE_FALSE(read_hex("00", m));
+    CHECK(m == Maybe{});
+}
+
+TEST_CASE("an optional rejects a value outside the member's range", "[containers][optional][hostile]") {
+    CHECK(failure_of(write_error(Maybe{16, std::nullopt})) == fail(errc::out_of_range, 1, "Maybe.v"));
+    Maybe m;
+    reference_writer forged;
+    forged.put(0, 1);
+    forged.put(1, 1);
+    forged.put(101, 7); // unit.hull 101 > 100
+    forged.put(1, 1);
+    CHECK(failure_of(read_forged(forged, m)) == fail(errc::out_of_range, 2, "Maybe.unit.hull"));
+    CHECK(failure_of(read_hex("02", m)) == fail(errc::overflow, 2, "Maybe.unit.hull"));
+}
+
+// --- map, unordered_map -------------------------------------------------------
+
+TEST_CASE("a map sends its count, then each key with the default encoding and each value with the attributes", "[containers][map]") {
+    // count 2 in 3 bits; key 1 (8 bits), value -10 -> code 0 (5 bits); key 2, value 10 -> code 20.
+    const Scores v{{{1, -10}, {2, 10}}};
+    CHECK(write(v).hex == "0A 00 02 14");
+    CHECK(write(v).bits == 3 + 2 * 13);
+    Scores s;
+    REQUIRE_FALSE(read_hex("0A 00 02 14", s));
+    CHECK(s == v);
+    std::mt19937 rng(33);
+    for (int i = 0; i < 200; ++i) {
+        Scores r;
+        const std::size_t n = std::uniform_int_distribution<std::size_t>(0, 4)(rng);
+        while (r.by_id.size() < n)
+            r.by_id[static_cast<std::uint8_t>(rng())] = static_cast<std::int16_t>(std::uniform_int_distribution<int>(-10, 10)(rng));
+        CHECK(round_trip(r) == r);
+    }
+}
+
+TEST_CASE("a map rejects a duplicate key, a bad value code and a count above max_size", "[containers][map][hostile]") {
+    Scores s;
+    CHECK(failure_of(read_hex("0A 00 01 00", s)) == fail(errc::invalid_value, 16, "Scores.by_id[1]"));
+    reference_writer value;
+    value.put(1, 3);
+    value.put(7, 8);
+    value.put(21, 5); // value code 21 > 20
+    CHECK(failure_of(read_forged(value, s)) == fail(errc::out_of_range, 11, "Scores.by_id[0]"));
+    CHECK(failure_of(read_hex("05 00 00 00 00 00 00 00 00", s)) == fail(errc::too_large, 0, "Scores.by_id"));
+    CHECK(failure_of(write_error(Scores{{{1, 11}}})) == fail(errc::out_of_range, 11, "Scores.by_id[0]"));
+    CHECK(failure_of(write_error(Scores{{{1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}}})) ==
+          fail(errc::too_large, 0, "Scores.by_id"));
+}
+
+TEST_CASE("a map rejects a count whose entries cannot fit before allocating", "[containers][map][hostile]") {
+    CountedMap m;
+    allocated_elements = 0;
+    reference_writer forged; // count 1000 (16 bits each), then 5 bytes
+    forged.put(1000, 10);
+    forged.put(0, 40);
+    CHECK(failure_of(read_forged(forged, m)) == fail(errc::overflow, 0, "CountedMap.m"));
+    CHECK(m.m.empty());
+    CHECK(allocated_elements == 0);
+}
+
+TEST_CASE("an unordered_map round-trips and applies the attributes to its values", "[containers][map]") {
+    // count 1 in 1 bit; key 5 in 8 bits; value 7 in 3 bits.
+    CHECK(write(Lookup{{{5, 7}}}).hex == "0B 0E");
+    CHECK(write(Lookup{{{5, 7}}}).bits == 12);
+    CHECK(failure_of(write_error(Lookup{{{5, 8}}})) == fail(errc::out_of_range, 9, "Lookup.table[0]"));
+    BigLookup big;
+    for (std::uint16_t k = 0; k < 64; ++k) big.table[static_cast<std::uint16_t>(k * 1000u)] = Unit{static_cast<std::uint8_t>(k), k % 3 == 0};
+    CHECK(write(big).bits == 7 + 64 * (16 + 8));
+    CHECK(round_trip(big) == big);
+    BigLookup dup;
+    reference_writer forged;
+    forged.put(2, 7);
+    forged.put(500, 16);
+    forged.put(1, 8);
+    forged.put(500, 16);
+    forged.put(1, 8);
+    CHECK(failure_of(read_forged(forged, dup)) == fail(errc::invalid_value, 31, "BigLookup.table[1]"));
+}
+
+// --- set ----------------------------------------------------------------------
+
+TEST_CASE("a set sends its count, then each key with the attributes", "[containers][set]") {
+    // count 2 in 3 bits; 3 and 1000 in 10 bits each.
+    CHECK(write(Tags{{3, 1000}}).hex == "1A 00 7D");
+    CHECK(write(Tags{{3, 1000}}).bits == 23);
+    Tags t;
+    REQUIRE_FALSE(read_hex("1A 00 7D", t));
+    CHECK(t == Tags{{3, 1000}});
+    std::mt19937 rng(34);
+    for (int i = 0; i < 200; ++i) {
+        Tags r;
+        const std::size_t n = std::uniform_int_distribution<std::size_t>(0, 4)(rng);
+        while (r.ids.size() < n) r.ids.insert(static_cast<std::uint16_t>(std::uniform_int_distribution<int>(0, 1000)(rng)));
+        CHECK(round_trip(r) == r);
+    }
+}
+
+TEST_CASE("a set rejects a duplicate key, a key code out of range and a count above max_size", "[containers][set][hostile]") {
+    Tags t;
+    CHECK(failure_of(read_hex("1A 60 00", t)) == fail(errc::invalid_value, 13, "Tags.ids[1]"));
+    reference_writer key;
+    key.put(1, 3);
+    key.put(1001, 10);
+    CHECK(failure_of(read_forged(key, t)) == fail(errc::out_of_range, 3, "Tags.ids[0]"));
+    CHECK(failure_of(read_hex("05 00 00 00 00 00 00", t)) == fail(errc::too_large, 0, "Tags.ids"));
+    CHECK(failure_of(write_error(Tags{{3, 1001}})) == fail(errc::out_of_range, 13, "Tags.ids[1]"));
+
+    CountedSet counted;
+    allocated_elements = 0;
+    reference_writer forged; // count 100000 (32 bits each), then 8 bytes
+    forged.put(100000, 17);
+    forged.put(0, 64);
+    CHECK(failure_of(read_forged(forged, counted)) == fail(errc::overflow, 0, "CountedSet.s"));
+    CHECK(allocated_elements == 0);
+}

@@ -1,0 +1,234 @@
+// reflect.hpp / codec.hpp, errors: a failed read or write gives the code, the bit of
+// the value that failed and the member path rooted at the type's name
+// ("Squad.units[2].hull"); a packet cut anywhere or with any bit flipped fails
+// cleanly or reads a valid value, never more.
+
+#include "reflect/test_types.hpp"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+using netser::errc;
+using namespace reflect_test;
+
+namespace error_path_test {
+
+struct Army {
+    std::vector<Squad> squads;
+    std::map<std::uint8_t, Squad> reserves;
+    std::optional<Squad> guard;
+};
+NETSER_STRUCT(Army, (squads, netser::max_size(3)), (reserves, netser::max_size(2)), guard)
+
+// Deep enough for a path longer than error::path_capacity.
+struct Level3 {
+    std::uint8_t a_rather_long_member_name_for_the_innermost_level = 0;
+};
+NETSER_STRUCT(Level3, (a_rather_long_member_name_for_the_innermost_level, netser::range(0, 9)))
+struct Level2 {
+    std::array<Level3, 2> another_quite_long_member_name_at_level_two{};
+};
+NETSER_STRUCT(Level2, another_quite_long_member_name_at_level_two)
+struct Level1 {
+    std::array<Level2, 2> yet_another_long_member_name_at_the_first_level{};
+    std::array<Level2, 2> and_one_more_long_member_name_to_overflow_the_path{};
+};
+NETSER_STRUCT(Level1, yet_another_long_member_name_at_the_first_level,
+              and_one_more_long_member_name_to_overflow_the_path)
+struct Level0 {
+    std::array<Level1, 2> the_outermost_member_with_a_long_name_as_well{};
+};
+NETSER_STRUCT(Level0, the_outermost_member_with_a_long_name_as_well)
+
+Squad three_units() {
+    return Squad{7, {Unit{10, true}, Unit{20, false}, Unit{30, true}}};
+}
+
+} // namespace error_path_test
+
+using namespace error_path_test;
+
+TEST_CASE("a failed read names the member path and the bit of the value", "[errors]") {
+    // id 8 bits; count 3 in 3 bits; units[0], units[1] (8 bits each); units[2].hull code 127.
+    reference_writer forged;
+    forged.put(7, 8);
+    forged.put(3, 3);
+    forged.put(10, 7);
+    forged.put(1, 1);
+    forged.put(20, 7);
+    forged.put(0, 1);
+    forged.put(127, 7);
+    forged.put(1, 1);
+    Squad s;
+    const netser::error e = read_forged(forged, s);
+    CHECK(e.code == errc::out_of_range);
+    CHECK(e.bit == 27);
+    CHECK(e.path() == "Squad.units[2].hull");
+    CHECK(netser::to_string(e.code) == "out_of_range");
+}
+
+TEST_CASE("a failed write names the member path and the bit of the value", "[errors]") {
+    Squad s = three_units();
+    s.units[2].hull = 101;
+    CHECK(failure_of(write_error(s)) == fail(errc::out_of_range, 27, "Squad.units[2].hull"));
+    s.units.push_back(Unit{});
+    s.units.push_back(Unit{});
+    CHECK(failure_of(write_error(s)) == fail(errc::too_large, 8, "Squad.units"));
+}
+
+TEST_CASE("a write into a buffer too small fails with overflow at the member that did not fit", "[errors]") {
+    const Squad s = three_units();
+    CHECK(write(s).bits == 35);
+    std::array<std::byte, 4> buffer{};
+    netser::write_stream w(buffer);
+    CHECK_FALSE(netser::serialize(w, s));
+    CHECK(failure_of(w.error()) == fail(errc::overflow, 27, "Squad.units[2].hull"));
+}
+
+TEST_CASE("paths go through vectors, maps, optionals and nested structs", "[errors]") {
+    Army a;
+    a.squads = {three_units(), three_units()};
+    a.reserves[4] = three_units();
+    a.reserves[9] = three_units();
+    a.guard = three_units();
+    CHECK(round_trip(a).squads == a.squads);
+
+    Army bad = a;
+    bad.squads[1].units[0].hull = 200;
+    CHECK(write_error(bad).path() == "Army.squads[1].units[0].hull");
+    bad = a;
+    bad.reserves[9].units[1].hull = 200;
+    CHECK(write_error(bad).path() == "Army.reserves[1].units[1].hull");
+    bad = a;
+    bad.guard->units[2].hull = 200;
+    CHECK(write_error(bad).path() == "Army.guard.units[2].hull");
+}
+
+TEST_CASE("a path longer than the error's buffer keeps its innermost part", "[errors]") {
+    Level0 v;
+    v.the_outermost_member_with_a_long_name_as_well[1].and_one_more_long_member_name_to_overflow_the_path[1]
+        .another_quite_long_member_name_at_level_two[1].a_rather_long_member_name_for_the_innermost_level = 10;
+    const netser::error e = write_error(v);
+    CHECK(e.code == errc::out_of_range);
+    CHECK(e.path().size() <= netser::error::path_capacity);
+    CHECK(e.path().starts_with("..."));
+    CHECK(e.path().ends_with("another_quite_long_member_name_at_level_two[1]."
+                             "a_rather_long_member_name_for_the_innermost_level"));
+}
+
+TEST_CASE("a successful serialize leaves no error and no path", "[errors]") {
+    const Squad s = three_units();
+    std::array<std::byte, 16> buffer{};
+    netser::write_stream w(buffer);
+    REQUIRE(netser::serialize(w, s));
+    CHECK_FALSE(w.error());
+    CHECK(w.error().path().empty());
+}
+
+TEST_CASE("the error is sticky: after a failure every later serialize fails", "[errors]") {
+    Squad bad = three_units();
+    bad.units[0].hull = 255;
+    std::array<std::byte, 64> buffer{};
+    netser::write_stream w(buffer);
+    CHECK_FALSE(netser::serialize(w, bad));
+    Squad good = three_units();
+    CHECK_FALSE(netser::serialize(w, good));
+    CHECK(w.error().code == errc::out_of_range);
+    CHECK(w.error().bit == 11);
+}
+
+// A later call fails at once and leaves the first failure's path alone (it used to
+// prepend its own names: "Squad.id.Squad.units[0].hull").
+TEST_CASE("a later serialize on a failed stream keeps the first failure's path", "[errors]") {
+    Squad bad = three_units();
+    bad.units[0].hull = 255;
+    std::array<std::byte, 64> buffer{};
+    netser::write_stream w(buffer);
+    CHECK_FALSE(netser::serialize(w, bad));
+    Squad good = three_units();
+    CHECK_FALSE(netser::serialize(w, good));
+    CHECK(failure_of(w.error()) == fail(errc::out_of_range, 11, "Squad.units[0].hull"));
+}
+
+TEST_CASE("a Player packet cut at any byte fails with overflow inside what was cut", "[errors][hostile]") {
+    Player p{100, 0.f, 1000.f, true, 25.f, Weapon::rifle, "bob", {1, 2, 3}, 5};
+    // The packet of DESIGN.md's Player, derived field by field (see docs/attributes.md):
+    // health common (1), x 20000 (16), y 30000 (16), moving (1), vx 7500 (14), weapon 2 (2),
+    // name length 3 (5), align, "bob", count 3 (4), 1, 2, 3 (10 each), target present, 5 (6).
+    const written w = write(p);
+    REQUIRE(w.hex == "41 9C 60 EA 32 75 0E 62 6F 62 13 80 00 03 2C 00");
+    REQUIRE(w.bits == 121);
+    const auto bytes = unhex(w.hex);
+    for (std::size_t n = 0; n < bytes.size(); ++n) {
+        INFO("cut to " << n << " bytes");
+        Player r;
+        const netser::error e = read_bytes(std::span(bytes).first(n), r);
+        CHECK(e.code == errc::overflow);
+        CHECK(e.bit <= 8 * n);
+        CHECK(e.path().starts_with("Player."));
+    }
+    // Every bit: the same packet with the bits from k on cleared still reads or fails
+    // cleanly, and the full packet reads back.
+    for (std::size_t k = 0; k <= w.bits; ++k) {
+        auto masked = bytes;
+        for (std::size_t i = k; i < 8 * masked.size(); ++i) masked[i / 8] &= static_cast<std::byte>(~(1u << (i % 8)));
+        Player r;
+        const netser::error e = read_bytes(masked, r);
+        if (k == w.bits) CHECK_FALSE(e);
+        if (e) CHECK(e.path().starts_with("Player."));
+    }
+    Player r;
+    REQUIRE_FALSE(read_bytes(bytes, r));
+    CHECK(close(r, p));
+}
+
+TEST_CASE("a Player packet with any one bit flipped reads a valid Player or fails cleanly", "[errors][hostile]") {
+    std::mt19937 rng(81);
+    for (int round = 0; round < 20; ++round) {
+        const Player p = random_player(rng);
+        const written w = write(p);
+        const auto bytes = unhex(w.hex);
+        for (std::size_t bit = 0; bit < 8 * bytes.size(); ++bit) {
+            auto flipped = bytes;
+            flipped[bit / 8] ^= static_cast<std::byte>(1u << (bit % 8));
+            Player r;
+            std::size_t bits = 0;
+            const netser::error e = read_bytes(flipped, r, &bits);
+            if (e) {
+                CHECK(e.path().starts_with("Player."));
+                CHECK(e.bit <= 8 * bytes.size());
+            } else {
+                // What was read must be writable again: every limit holds.
+                CHECK(r.health >= 0);
+                CHECK(r.health <= 100);
+                CHECK(r.name.size() <= 16);
+                CHECK(r.inventory.size() <= 8);
+                std::array<std::byte, netser::max_bytes<Player>()> again{};
+                netser::write_stream ws(again);
+                CHECK(netser::serialize(ws, r));
+            }
+        }
+    }
+}
+
+TEST_CASE("random garbage never reads past the packet or allocates beyond the limits", "[errors][hostile]") {
+    std::mt19937 rng(82);
+    for (int i = 0; i < 3000; ++i) {
+        std::vector<std::byte> garbage(rng() % 48);
+        for (auto& b : garbage) b = static_cast<std::byte>(rng());
+        Army a;
+        const netser::error e = read_bytes(garbage, a);
+        if (e) {
+            CHECK(e.path().starts_with("Army"));
+            CHECK(e.bit <= 8 * garbage.size());
+        } else {
+            CHECK(a.squads.size() <= 3);
+            CHECK(a.reserves.size() <= 2);
+        }
+    }
+}

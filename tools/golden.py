@@ -1,0 +1,410 @@
+#!/usr/bin/env python3
+"""An independent model of the netser wire format, written from DESIGN.md and
+docs/wire_format.md (not from the C++ code), that derives the golden vectors.
+
+    python3 tools/golden.py            print the golden vectors as a Markdown table
+    python3 tools/golden.py --check    check that docs/wire_format.md lists exactly
+                                       these vectors and that every hex string also
+                                       appears in a test under tests/core/
+
+The model is deliberately naive: a list of bits, one bit at a time.
+Float32 arithmetic is emulated by rounding every operation's exact double result
+to float32, which is correctly rounded for + - * / (double has more than 2*24+2
+significand bits), so there is no FMA and no excess precision.
+"""
+
+import math
+import pathlib
+import re
+import struct
+import sys
+
+# --- the bit-packer -----------------------------------------------------------
+
+
+class Writer:
+    """Bit i of the packet is bit i % 8 of byte i // 8; values go LSB first."""
+
+    def __init__(self):
+        self.bits = []
+
+    def put(self, value, n):
+        assert 0 <= n <= 64 and 0 <= value < (1 << n) if n else value == 0
+        for i in range(n):
+            self.bits.append((value >> i) & 1)
+
+    def align(self):
+        while len(self.bits) % 8:
+            self.bits.append(0)
+
+    def data(self):
+        out = bytearray((len(self.bits) + 7) // 8)  # unused high bits stay zero
+        for i, b in enumerate(self.bits):
+            out[i // 8] |= b << (i % 8)
+        return bytes(out)
+
+
+def bits_required(lo, hi):
+    """0 when lo == hi, else floor(log2(hi - lo)) + 1."""
+    assert lo <= hi
+    return (hi - lo).bit_length()
+
+
+# --- float32 ------------------------------------------------------------------
+
+
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def f32_bits(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def f64_bits(x):
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+class Quantization:
+    """DESIGN.md: delta = max - min; max_int = ceil(delta / res); bits = bits_required(0, max_int)."""
+
+    def __init__(self, lo, hi, res):
+        self.lo, self.hi = f32(lo), f32(hi)
+        self.delta = f32(self.hi - self.lo)
+        self.max_int = math.ceil(f32(self.delta / f32(res)))
+        assert 1 <= self.max_int <= 4294967040
+        self.bits = bits_required(0, self.max_int)
+
+    def encode(self, v):
+        assert not math.isnan(v)
+        n = f32(f32(f32(v) - self.lo) / self.delta) if math.isfinite(v) else (1.0 if v > 0 else 0.0)
+        n = min(max(n, 0.0), 1.0)
+        scaled = f32(n * f32(self.max_int))
+        code = math.floor(f32(scaled + 0.5))
+        return min(code, self.max_int)  # max_int is exact in float32, so this only matters for ties
+
+    def decode(self, code):
+        assert 0 <= code <= self.max_int
+        n = f32(f32(code) / f32(self.max_int))
+        return f32(f32(n * self.delta) + self.lo)
+
+
+# --- the primitives (write side) -----------------------------------------------
+
+
+def w_bits(w, v, n):
+    w.put(v, n)
+
+
+def w_int(w, v, lo, hi):
+    assert lo <= v <= hi
+    w.put(v - lo, bits_required(lo, hi))
+
+
+def w_bool(w, v):
+    w.put(1 if v else 0, 1)
+
+
+def w_float_bits(w, pattern):
+    w.put(pattern, 32)
+
+
+def w_double_bits(w, pattern):
+    w.put(pattern, 64)
+
+
+def w_quantized(w, v, lo, hi, res):
+    q = Quantization(lo, hi, res)
+    w.put(q.encode(v), q.bits)
+
+
+def w_align(w):
+    w.align()
+
+
+def w_bytes(w, data):
+    w.align()
+    for b in data:
+        w.put(b, 8)
+
+
+def w_string(w, s, max_length):
+    data = s.encode()
+    assert len(data) <= max_length
+    w.put(len(data), bits_required(0, max_length))
+    w_bytes(w, data)
+
+
+def w_check(w, magic):
+    w.align()
+    w.put(magic, 32)
+
+
+RUNGS = [(2, 5), (6, 13), (14, 29), (30, 61), (62, 125)]
+
+
+def w_relative_index(w, previous, current, max_index):
+    """The article's ladder; returns the new previous (= current)."""
+    assert -1 <= previous < max_index and previous < current <= max_index
+    d = current - previous
+    if d == 1:
+        w.put(1, 1)
+        return current
+    w.put(0, 1)
+    for lo, hi in RUNGS:
+        if lo <= d <= hi:
+            w.put(1, 1)
+            w_int(w, d, lo, hi)
+            return current
+        w.put(0, 1)
+    w_int(w, d, 126, max_index + 1)
+    return current
+
+
+# --- the golden vectors -------------------------------------------------------
+# (name, what is written, function that writes it). Names are stable: the tests
+# and docs/wire_format.md refer to them.
+
+INT64_MIN, INT64_MAX, UINT64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1
+
+
+def packet_mixed(w):
+    # The multi-primitive packet of the truncation tests (tests/core/primitives_test.cpp).
+    w_int(w, -37, -100, 100)
+    w_bool(w, True)
+    w_quantized(w, 123.45, -1000.0, 1000.0, 0.01)
+    w_bits(w, 0x2A, 7)
+    w_string(w, "netser", 31)
+    w_float_bits(w, f32_bits(-2.5))
+    w_int(w, -1, INT64_MIN, INT64_MAX)
+    w_check(w, 0x6E657473)
+    w_bool(w, True)
+
+
+def relative_sequence(w):
+    previous = -1
+    for index in [0, 2, 7, 20, 50, 200, 1000]:  # 1000 = the end sentinel
+        previous = w_relative_index(w, previous, index, 1000)
+
+
+VECTORS = [
+    # bits
+    ("bits_book_example", "bits 13 in 5, then 52 in 6", lambda w: (w_bits(w, 13, 5), w_bits(w, 52, 6))),
+    ("bits_zero_width", "bits 0 in 0", lambda w: w_bits(w, 0, 0)),
+    ("bits_1", "bits 1 in 1", lambda w: w_bits(w, 1, 1)),
+    ("bits_16", "bits 0x1234 in 16", lambda w: w_bits(w, 0x1234, 16)),
+    ("bits_32", "bits 0xDEADBEEF in 32", lambda w: w_bits(w, 0xDEADBEEF, 32)),
+    ("bits_33", "bits 2^32 in 33", lambda w: w_bits(w, 1 << 32, 33)),
+    ("bits_64", "bits 0x123456789ABCDEF0 in 64", lambda w: w_bits(w, 0x123456789ABCDEF0, 64)),
+    ("bits_unaligned_64", "bits 1 in 3, then 0xFEDCBA9876543210 in 64",
+     lambda w: (w_bits(w, 1, 3), w_bits(w, 0xFEDCBA9876543210, 64))),
+    ("bits_mixed", "bits 5 in 3, 0x1FF in 9, 0 in 1, 0x3FFFF in 18, 1 in 1",
+     lambda w: (w_bits(w, 5, 3), w_bits(w, 0x1FF, 9), w_bits(w, 0, 1), w_bits(w, 0x3FFFF, 18), w_bits(w, 1, 1))),
+    # int
+    ("int_neg100_100", "int -37 in [-100, 100]", lambda w: w_int(w, -37, -100, 100)),
+    ("int_0_7", "int 5 in [0, 7]", lambda w: w_int(w, 5, 0, 7)),
+    ("int_0_8", "int 8 in [0, 8]", lambda w: w_int(w, 8, 0, 8)),
+    ("int_0_1000", "int 1000 in [0, 1000]", lambda w: w_int(w, 1000, 0, 1000)),
+    ("int_degenerate", "int 7 in [7, 7]", lambda w: w_int(w, 7, 7, 7)),
+    ("int_negative_range", "int -3 in [-5, -1]", lambda w: w_int(w, -3, -5, -1)),
+    ("int_int8", "int -128 then 127 in [-128, 127]", lambda w: (w_int(w, -128, -128, 127), w_int(w, 127, -128, 127))),
+    ("int_int32_full", "int -123456789 in [INT32_MIN, INT32_MAX]",
+     lambda w: w_int(w, -123456789, -(1 << 31), (1 << 31) - 1)),
+    ("int_int64_min", "int INT64_MIN in [INT64_MIN, INT64_MAX]", lambda w: w_int(w, INT64_MIN, INT64_MIN, INT64_MAX)),
+    ("int_int64_minus_one", "int -1 in [INT64_MIN, INT64_MAX]", lambda w: w_int(w, -1, INT64_MIN, INT64_MAX)),
+    ("int_int64_zero", "int 0 in [INT64_MIN, INT64_MAX]", lambda w: w_int(w, 0, INT64_MIN, INT64_MAX)),
+    ("int_int64_max", "int INT64_MAX in [INT64_MIN, INT64_MAX]", lambda w: w_int(w, INT64_MAX, INT64_MIN, INT64_MAX)),
+    ("int_uint64_max", "int UINT64_MAX in [0, UINT64_MAX]", lambda w: w_int(w, UINT64_MAX, 0, UINT64_MAX)),
+    ("int_uint64_high", "int 2^63 + 5 in [2^63, UINT64_MAX]", lambda w: w_int(w, (1 << 63) + 5, 1 << 63, UINT64_MAX)),
+    ("int_unaligned", "bool true, then int 300 in [-1000, 1000]",
+     lambda w: (w_bool(w, True), w_int(w, 300, -1000, 1000))),
+    # bool
+    ("bool_101", "bool true, false, true", lambda w: (w_bool(w, True), w_bool(w, False), w_bool(w, True))),
+    # float, double
+    ("float_one", "float 1.0f", lambda w: w_float_bits(w, f32_bits(1.0))),
+    ("float_negative_zero", "float -0.0f", lambda w: w_float_bits(w, 0x80000000)),
+    ("float_infinity", "float +inf", lambda w: w_float_bits(w, 0x7F800000)),
+    ("float_nan_payload", "float NaN 0x7FC00001", lambda w: w_float_bits(w, 0x7FC00001)),
+    ("float_signaling_nan", "float signaling NaN 0x7F800001", lambda w: w_float_bits(w, 0x7F800001)),
+    ("float_unaligned", "bool true, then float 1.0f", lambda w: (w_bool(w, True), w_float_bits(w, f32_bits(1.0)))),
+    ("double_one_third", "double 1/3", lambda w: w_double_bits(w, f64_bits(1 / 3))),
+    ("double_negative_zero", "double -0.0", lambda w: w_double_bits(w, 0x8000000000000000)),
+    ("double_nan_payload", "double NaN 0x7FF8000000000001", lambda w: w_double_bits(w, 0x7FF8000000000001)),
+    ("double_low_half", "double with bits 0x0000000089ABCDEF", lambda w: w_double_bits(w, 0x0000000089ABCDEF)),
+    ("double_unaligned", "bits 0 in 1, then double -2.0", lambda w: (w_bits(w, 0, 1), w_double_bits(w, f64_bits(-2.0)))),
+    # quantized
+    ("quantized_zero", "quantized 0 in [-1000, 1000] at 0.01 (code 100000)",
+     lambda w: w_quantized(w, 0.0, -1000.0, 1000.0, 0.01)),
+    ("quantized_min", "quantized -1000 in [-1000, 1000] at 0.01", lambda w: w_quantized(w, -1000.0, -1000.0, 1000.0, 0.01)),
+    ("quantized_max", "quantized 1000 in [-1000, 1000] at 0.01", lambda w: w_quantized(w, 1000.0, -1000.0, 1000.0, 0.01)),
+    ("quantized_value", "quantized 123.45 in [-1000, 1000] at 0.01",
+     lambda w: w_quantized(w, 123.45, -1000.0, 1000.0, 0.01)),
+    ("quantized_negative", "quantized -0.015 in [-1000, 1000] at 0.01",
+     lambda w: w_quantized(w, -0.015, -1000.0, 1000.0, 0.01)),
+    ("quantized_clamp_high", "quantized 5000 in [-1000, 1000] at 0.01 (clamps)",
+     lambda w: w_quantized(w, 5000.0, -1000.0, 1000.0, 0.01)),
+    ("quantized_clamp_low", "quantized -inf in [-1000, 1000] at 0.01 (clamps)",
+     lambda w: w_quantized(w, -math.inf, -1000.0, 1000.0, 0.01)),
+    ("quantized_0_10", "quantized 5 in [0, 10] at 0.01 (code 500, 10 bits)", lambda w: w_quantized(w, 5.0, 0.0, 10.0, 0.01)),
+    ("quantized_three", "quantized 1.5, -2.25, 0.1 in [-50, 50] at 0.01",
+     lambda w: [w_quantized(w, v, -50.0, 50.0, 0.01) for v in (1.5, -2.25, 0.1)]),
+    # align
+    ("align_after_1", "bits 1 in 1, align, bits 1 in 1", lambda w: (w_bits(w, 1, 1), w_align(w), w_bits(w, 1, 1))),
+    ("align_after_3", "bits 5 in 3, align", lambda w: (w_bits(w, 5, 3), w_align(w))),
+    ("align_at_0", "align at bit 0", lambda w: w_align(w)),
+    ("align_at_8", "bits 0xAB in 8, align", lambda w: (w_bits(w, 0xAB, 8), w_align(w))),
+    # bytes
+    ("bytes_aligned", "bytes DE AD BE EF", lambda w: w_bytes(w, b"\xde\xad\xbe\xef")),
+    ("bytes_unaligned", "bits 1 in 1, then bytes DE AD", lambda w: (w_bits(w, 1, 1), w_bytes(w, b"\xde\xad"))),
+    ("bytes_empty_unaligned", "bits 5 in 3, then 0 bytes (still aligns)", lambda w: (w_bits(w, 5, 3), w_bytes(w, b""))),
+    # string
+    ("string_golden", 'string "golden", max length 15', lambda w: w_string(w, "golden", 15)),
+    ("string_empty", 'string "", max length 15', lambda w: w_string(w, "", 15)),
+    ("string_test", 'string "test", max length 7', lambda w: w_string(w, "test", 7)),
+    ("string_max_0", 'string "", max length 0', lambda w: w_string(w, "", 0)),
+    ("string_unaligned", 'bool true, then string "hi", max length 16',
+     lambda w: (w_bool(w, True), w_string(w, "hi", 16))),
+    # check
+    ("check_aligned", "check 0x12345678", lambda w: w_check(w, 0x12345678)),
+    ("check_unaligned", "bits 5 in 3, then check 0x12345678", lambda w: (w_bits(w, 5, 3), w_check(w, 0x12345678))),
+    # relative index, max = 1000, from previous = -1 (so current = d - 1)
+    *[
+        (f"relative_d{d}", f"relative index: previous -1, current {d - 1}, max 1000 (d = {d})",
+         (lambda d: lambda w: w_relative_index(w, -1, d - 1, 1000))(d))
+        for d in (1, 2, 5, 6, 13, 14, 29, 30, 61, 62, 125, 126, 500, 1001)
+    ],
+    ("relative_small_max", "relative index: previous 3, current 5, max 5 (d = 2)",
+     lambda w: w_relative_index(w, 3, 5, 5)),
+    ("relative_last_rung_max_125", "relative index: previous -1, current 125, max 125 (d = 126, int in [126, 126])",
+     lambda w: w_relative_index(w, -1, 125, 125)),
+    ("relative_sequence", "relative indices 0, 2, 7, 20, 50, 200, then the sentinel 1000 (max 1000)",
+     relative_sequence),
+    # a packet of many primitives (the truncation tests read every prefix of it)
+    ("packet_mixed", "int -37 [-100,100]; bool true; quantized 123.45 [-1000,1000] at 0.01; "
+     'bits 0x2A in 7; string "netser" max 31; float -2.5f; int -1 in the int64 range; '
+     "check 0x6E657473; bool true", packet_mixed),
+]
+
+
+# Quantized decodes: (name, min, max, resolution, code). The reader's value is
+# pinned bit for bit (float32 bits), since a tolerance cannot see a one-ulp FMA slip.
+DECODE_VECTORS = [
+    ("qdecode_0_10_code_1", 0.0, 10.0, 0.01, 1),
+    ("qdecode_0_10_code_500", 0.0, 10.0, 0.01, 500),
+    ("qdecode_0_10_code_1000", 0.0, 10.0, 0.01, 1000),
+    ("qdecode_100_code_384", -100.0, 100.0, 0.01, 384),
+    ("qdecode_100_code_5743", -100.0, 100.0, 0.01, 5743),
+    ("qdecode_100_code_10000", -100.0, 100.0, 0.01, 10000),
+    ("qdecode_100_code_20000", -100.0, 100.0, 0.01, 20000),
+    ("qdecode_8388609_code_max", 0.0, 8388609.0, 1.0, 8388609),
+    ("qdecode_16777215_code_max", 0.0, 16777215.0, 1.0, 16777215),
+    ("qdecode_1000_code_112345", -1000.0, 1000.0, 0.01, 112345),
+]
+
+
+def decode_row(lo, hi, res, code):
+    q = Quantization(lo, hi, res)
+    w = Writer()
+    w.put(code, q.bits)
+    return " ".join(f"{b:02X}" for b in w.data()), q.bits, f"0x{f32_bits(q.decode(code)):08X}"
+
+
+def vector_hex(fn):
+    w = Writer()
+    fn(w)
+    return " ".join(f"{b:02X}" for b in w.data()), len(w.bits)
+
+
+# --- self-test against facts of the reference `serialize` library --------------
+# These come from the reference library's published conformance vectors, not
+# from netser, so they check this model.
+
+
+def self_test():
+    def hexof(fn):
+        return vector_hex(fn)[0]
+
+    assert hexof(lambda w: (w_bits(w, 13, 5), w_bits(w, 52, 6))) == "8D 06"  # the book
+    assert hexof(lambda w: w_int(w, -37, -100, 100)) == "3F"
+    assert hexof(lambda w: w_int(w, -123456789, -(1 << 31), (1 << 31) - 1)) == "EB 32 A4 78"
+    assert hexof(lambda w: w_bits(w, 1 << 32, 33)) == "00 00 00 00 01"
+    assert hexof(lambda w: w_double_bits(w, f64_bits(1 / 3))) == "55 55 55 55 55 55 D5 3F"
+    assert hexof(lambda w: w_string(w, "golden", 15)) == "06 67 6F 6C 64 65 6E"
+    assert hexof(lambda w: w_string(w, "test", 7)) == "04 74 65 73 74"
+    assert hexof(lambda w: (w_bits(w, 4, 4), w_bytes(w, b"\xab\xcd"))) == "04 AB CD"
+    assert hexof(lambda w: w_quantized(w, 5.0, 0.0, 10.0, 0.01)) == "F4 01"
+    q = Quantization(0.0, 10.0, 0.01)
+    assert q.bits == 10 and f32_bits(q.decode(1)) == 0x3C23D70B
+    q = Quantization(-100.0, 100.0, 0.01)
+    assert q.bits == 15 and f32_bits(q.decode(384)) == 0xC2C051EC and f32_bits(q.decode(5743)) == 0xC22A47AE
+    q = Quantization(0.0, 8388609.0, 1.0)
+    assert q.bits == 24 and q.max_int == 8388609
+    assert Quantization(-1000.0, 1000.0, 0.01).bits == 18
+
+
+# --- output and --check ---------------------------------------------------------
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROW = re.compile(r"^\|\s*`([a-z0-9_]+)`\s*\|[^|]*\|\s*(\d+)\s*\|\s*(?:`([0-9A-F ]+)`|\(empty\))\s*\|\s*$")
+
+
+DECODE_ROW = re.compile(r"^\|\s*`(qdecode_[a-z0-9_]+)`\s*\|[^|]*\|\s*(\d+)\s*\|\s*`([0-9A-F ]*)`\s*\|\s*`(0x[0-9A-F]{8})`\s*\|\s*$")
+
+
+def fmt(x):
+    return str(int(x)) if x == int(x) else f"{x:g}"
+
+
+def table():
+    lines = ["| name | written | bits | bytes (hex) |", "|---|---|---|---|"]
+    for name, what, fn in VECTORS:
+        hx, nbits = vector_hex(fn)
+        lines.append(f"| `{name}` | {what} | {nbits} | {f'`{hx}`' if hx else '(empty)'} |")
+    lines += ["", "| name | [min, max] at resolution | bits | packet (hex) | decoded float32 bits |", "|---|---|---|---|---|"]
+    for name, lo, hi, res, code in DECODE_VECTORS:
+        hx, nbits, fbits = decode_row(lo, hi, res, code)
+        lines.append(f"| `{name}` | [{fmt(lo)}, {fmt(hi)}] at {fmt(res)}, code {code} | {nbits} | `{hx}` | `{fbits}` |")
+    return "\n".join(lines)
+
+
+def check():
+    doc = (ROOT / "docs" / "wire_format.md").read_text()
+    tests = "".join(p.read_text() for p in sorted((ROOT / "tests" / "core").glob("*.cpp")))
+    found = {}
+    for line in doc.splitlines():
+        m = ROW.match(line)
+        if m:
+            found[m.group(1)] = (int(m.group(2)), m.group(3) or "")
+    problems = []
+    for name, _, fn in VECTORS:
+        hx, nbits = vector_hex(fn)
+        if name not in found:
+            problems.append(f"{name}: missing from docs/wire_format.md")
+        elif found[name] != (nbits, hx):
+            problems.append(f"{name}: doc says {found[name]}, model says {(nbits, hx)}")
+        if f'"{hx}"' not in tests:
+            problems.append(f'{name}: no test in tests/core uses "{hx}"')
+    extra = set(found) - {name for name, _, _ in VECTORS}
+    problems += [f"{name}: in docs/wire_format.md but not in the model" for name in sorted(extra)]
+    decoded = {}
+    for line in doc.splitlines():
+        m = DECODE_ROW.match(line)
+        if m:
+            decoded[m.group(1)] = (int(m.group(2)), m.group(3), m.group(4))
+    for name, lo, hi, res, code in DECODE_VECTORS:
+        hx, nbits, fbits = decode_row(lo, hi, res, code)
+        if decoded.get(name) != (nbits, hx, fbits):
+            problems.append(f"{name}: doc says {decoded.get(name)}, model says {(nbits, hx, fbits)}")
+        if f'"{hx}"' not in tests or fbits.upper() not in tests.upper():
+            problems.append(f"{name}: no test in tests/core reads {hx} as {fbits}")
+    for p in problems:
+        print(p)
+    print(f"{len(VECTORS) + len(DECODE_VECTORS)} vectors, {len(problems)} problems")
+    return not problems
+
+
+if __name__ == "__main__":
+    self_test()
+    if sys.argv[1:] == ["--check"]:
+        sys.exit(0 if check() else 1)
+    print(table())
