@@ -11,6 +11,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 // The primitives: unified serialize functions that write, read or measure depending
@@ -18,6 +19,24 @@
 // docs/wire_format.md gives each one's exact encoding.
 
 namespace netser {
+
+namespace detail {
+
+// A value of any integral type (char and bool too, which std::in_range rejects) as
+// a 64-bit one of its signedness: comparing those with std::cmp_* is exact.
+template <std::integral T>
+constexpr auto widen(T v) noexcept {
+    if constexpr (std::is_signed_v<T>) return static_cast<std::int64_t>(v);
+    else return static_cast<std::uint64_t>(v);
+}
+
+template <std::integral T, std::integral U>
+constexpr bool in_range_of(U v) noexcept {
+    return !std::cmp_less(widen(v), widen(std::numeric_limits<T>::min())) &&
+           !std::cmp_greater(widen(v), widen(std::numeric_limits<T>::max()));
+}
+
+} // namespace detail
 
 /// An unsigned value in `bits` bits (0..64). A value that needs more bits fails the
 /// write with out_of_range; a read that does not fit T fails with out_of_range.
@@ -39,14 +58,15 @@ bool serialize_bits(S& s, T& v, int bits) noexcept {
     }
 }
 
-/// An integer in [min, max], sent as (v - min) in bits_required(min, max) bits.
-/// min and max must be representable in T (else invalid_value); any range up to
-/// the full 64-bit one works. Writing a value outside the range, or reading a code
+/// An integer of any integral type in [min, max], sent as (v - min) in
+/// bits_required(min, max) bits. min and max must be representable in T (else
+/// invalid_value); any range up to the full 64-bit one works. Writing a value outside the range, or reading a code
 /// above max - min, fails with out_of_range.
 template <stream S, std::integral T, std::integral L, std::integral H>
 bool serialize_int(S& s, T& v, L min, H max) noexcept {
     const std::size_t at = s.bits_processed();
-    if (!std::in_range<T>(min) || !std::in_range<T>(max) || std::cmp_greater(min, max)) [[unlikely]]
+    if (!detail::in_range_of<T>(min) || !detail::in_range_of<T>(max) ||
+        std::cmp_greater(detail::widen(min), detail::widen(max))) [[unlikely]]
         return s.fail(errc::invalid_value, at);
     const auto lo = static_cast<T>(min);
     const auto hi = static_cast<T>(max);
@@ -138,14 +158,19 @@ bool serialize_align(S& s) noexcept {
 /// Align, then the bytes verbatim (a memcpy on both sides).
 template <stream S>
 bool serialize_bytes(S& s, std::span<std::byte> data) noexcept {
-    return s.align() && s.process_bytes(data.data(), data.size());
+    const std::size_t at = s.bits_processed();
+    return (s.align() && s.process_bytes(data.data(), data.size())) || detail::failed_from(s, at);
 }
 
-/// Writing-only overload for constant data.
-template <stream S>
-    requires(!S::is_reading)
-bool serialize_bytes(S& s, std::span<const std::byte> data) noexcept {
-    return s.align() && s.process_bytes(data.data(), data.size());
+/// Writing-only overload for constant data (anything that converts to a span of
+/// const bytes but not to a span of mutable ones, so the two never compete).
+template <stream S, class Bytes>
+    requires(!S::is_reading && std::convertible_to<Bytes&&, std::span<const std::byte>> &&
+             !std::convertible_to<Bytes&&, std::span<std::byte>>)
+bool serialize_bytes(S& s, Bytes&& bytes) noexcept {
+    const std::span<const std::byte> data = bytes;
+    const std::size_t at = s.bits_processed();
+    return (s.align() && s.process_bytes(data.data(), data.size())) || detail::failed_from(s, at);
 }
 
 /// Length in [0, max_length], align, then the bytes. A longer string fails the write
@@ -163,23 +188,24 @@ bool serialize_string(S& s, std::string& v, std::size_t max_length) {
         if (!s.process_bits(length, bits)) return false;
     }
     if (length > max_length) [[unlikely]] return s.fail(errc::too_large, at);
-    if (!s.align()) return false;
+    if (!s.align()) return detail::failed_from(s, at);
     if constexpr (S::is_reading) {
         if (length > s.bits_remaining() / 8) [[unlikely]] return s.fail(errc::overflow, at);
         v.resize(static_cast<std::size_t>(length));
-        return s.process_bytes(reinterpret_cast<std::byte*>(v.data()), v.size());
+        return s.process_bytes(reinterpret_cast<std::byte*>(v.data()), v.size()) || detail::failed_from(s, at);
     } else {
-        return s.process_bytes(reinterpret_cast<const std::byte*>(v.data()), v.size());
+        return s.process_bytes(reinterpret_cast<const std::byte*>(v.data()), v.size()) ||
+               detail::failed_from(s, at);
     }
 }
 
 /// Align, then a 32-bit magic value; a different value on read fails with check_failed.
 template <stream S>
 bool serialize_check(S& s, std::uint32_t magic) noexcept {
-    if (!s.align()) return false;
     const std::size_t at = s.bits_processed();
+    if (!s.align()) return detail::failed_from(s, at);
     std::uint64_t value = magic;
-    if (!s.process_bits(value, 32)) return false;
+    if (!s.process_bits(value, 32)) return detail::failed_from(s, at);
     if constexpr (S::is_reading)
         if (value != magic) [[unlikely]] return s.fail(errc::check_failed, at);
     return true;

@@ -3,6 +3,8 @@
 #include <netser/bits_required.hpp>
 
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 namespace netser {
 
@@ -29,6 +31,12 @@ inline float fp_barrier(float x) noexcept {
     return x;
 }
 
+// fp_barrier where it is allowed: a constant expression is evaluated in float32 anyway.
+constexpr float to_f32(float x) noexcept {
+    if (std::is_constant_evaluated()) return x;
+    return fp_barrier(x);
+}
+
 // ceil for float32 that is usable at compile time (std::ceil is not constexpr in C++20).
 constexpr float ceil_f32(float x) noexcept {
     if (!(x > -8388608.f && x < 8388608.f)) return x; // already integral, infinite or NaN
@@ -37,8 +45,9 @@ constexpr float ceil_f32(float x) noexcept {
     return f < x ? f + 1.f : f;
 }
 
+// No infinity or NaN arithmetic: a constant expression may not produce one.
 constexpr bool is_finite_f32(float x) noexcept {
-    return x == x && x - x == 0.f;
+    return x >= -std::numeric_limits<float>::max() && x <= std::numeric_limits<float>::max(); // false for NaN
 }
 
 } // namespace detail
@@ -58,11 +67,16 @@ struct quantization {
         quantization q;
         q.min = min;
         q.max = max;
-        q.delta = max - min;
-        if (!detail::is_finite_f32(min) || !detail::is_finite_f32(max) || !detail::is_finite_f32(q.delta) ||
-            !(resolution > 0.f) || !(q.delta > 0.f))
+        // Overflow is ruled out in double first: at compile time an infinite delta or
+        // step count would be a hard error instead of valid == false.
+        if (!detail::is_finite_f32(min) || !detail::is_finite_f32(max) || !(resolution > 0.f) ||
+            !(double{max} - double{min} <= double{std::numeric_limits<float>::max()}))
             return q;
-        const float steps = detail::ceil_f32(q.delta / resolution);
+        q.delta = detail::to_f32(max - min);
+        if (!(q.delta > 0.f) || !(double{q.delta} / double{resolution} <= double{std::numeric_limits<float>::max()}))
+            return q;
+        float steps = detail::ceil_f32(detail::to_f32(q.delta / resolution));
+        if (steps < 1.f) steps = 1.f; // delta / resolution underflowed to 0: one step, not a 0/0 decode
         if (!(steps <= 4294967040.f)) return q; // largest float32 below 2^32: max_int fits 32 bits
         q.max_int = static_cast<std::uint32_t>(steps);
         q.bits = bits_required_for_span(q.max_int);
@@ -70,23 +84,41 @@ struct quantization {
         return q;
     }
 
+    /// [min, max] in exactly `bits` bits: max_int = 2^bits - 1 (for unit components).
+    static constexpr quantization with_bits(float min, float max, int bits) noexcept {
+        quantization q;
+        q.min = min;
+        q.max = max;
+        q.delta = max - min;
+        if (!detail::is_finite_f32(min) || !detail::is_finite_f32(max) || !detail::is_finite_f32(q.delta) ||
+            !(q.delta > 0.f) || bits < 1 || bits > 32)
+            return q;
+        q.max_int = static_cast<std::uint32_t>((std::uint64_t{1} << bits) - 1);
+        q.bits = bits;
+        q.valid = true;
+        return q;
+    }
+
     /// The code of v (not NaN): clamped to [min, max], then rounded to the nearest step.
     std::uint32_t encode(float v) const noexcept {
-        float n = v - min;
-        n = n / delta;
+        // Every step is rounded to float32 (fp_barrier: no FMA, no x87 excess precision).
+        float n = detail::fp_barrier(v - min);
+        n = detail::fp_barrier(n / delta);
         n = n < 0.f ? 0.f : (n > 1.f ? 1.f : n);
-        const float scaled = detail::fp_barrier(n * static_cast<float>(max_int));
-        const float rounded = scaled + 0.5f;
+        const float steps = detail::fp_barrier(static_cast<float>(max_int));
+        const float scaled = detail::fp_barrier(n * steps);
+        const float rounded = detail::fp_barrier(scaled + 0.5f);
         // floor(x) is truncation for x >= 0; max_int may not be exact in float32, so cap it.
-        if (rounded >= static_cast<float>(max_int)) return max_int;
+        if (rounded >= steps) return max_int;
         return static_cast<std::uint32_t>(rounded);
     }
 
     /// The value of a code in [0, max_int].
     float decode(std::uint32_t code) const noexcept {
-        float n = static_cast<float>(code) / static_cast<float>(max_int);
+        const float steps = detail::fp_barrier(static_cast<float>(max_int));
+        float n = detail::fp_barrier(detail::fp_barrier(static_cast<float>(code)) / steps);
         n = detail::fp_barrier(n * delta);
-        return n + min;
+        return detail::fp_barrier(n + min);
     }
 
     /// Worst-case distance between a value in [min, max] and its decoded code.

@@ -24,7 +24,8 @@ inline constexpr std::int64_t relative_index_last_rung = 126;
 /// first): d == 1 costs 1 bit; otherwise each rung of [2,5], [6,13], [14,29],
 /// [30,61], [62,125] costs a flag bit and then d in its range; past them, d in
 /// [126, max + 1]. `max` (the array size) is the end sentinel. Indices must strictly
-/// increase and not exceed max (out_of_range). Sets previous = current.
+/// increase and not exceed max (out_of_range). Sets previous = current. A failure
+/// anywhere in the ladder is reported at its first bit.
 template <stream S>
 bool serialize_relative_index(S& s, int& previous, int& current, int max) noexcept {
     const std::size_t at = s.bits_processed();
@@ -45,7 +46,7 @@ bool serialize_relative_index(S& s, int& previous, int& current, int max) noexce
     auto value = [&](std::int64_t lo, std::int64_t hi) {
         const std::uint64_t span = static_cast<std::uint64_t>(hi - lo);
         std::uint64_t code = static_cast<std::uint64_t>(d - lo);
-        if (!s.process_bits(code, bits_required_for_span(span))) return false;
+        if (!s.process_bits(code, bits_required_for_span(span))) return detail::failed_from(s, at);
         if constexpr (S::is_reading) {
             if (code > span) [[unlikely]] return s.fail(errc::out_of_range, at);
             d = lo + static_cast<std::int64_t>(code);
@@ -54,7 +55,7 @@ bool serialize_relative_index(S& s, int& previous, int& current, int max) noexce
     };
     bool done = false;
     const int one = flag(d == 1);
-    if (one < 0) return false;
+    if (one < 0) return detail::failed_from(s, at);
     if (one == 1) {
         d = 1;
         done = true;
@@ -62,7 +63,7 @@ bool serialize_relative_index(S& s, int& previous, int& current, int max) noexce
     for (const auto& rung : detail::relative_index_rungs) {
         if (done) break;
         const int in = flag(d >= rung.lo && d <= rung.hi);
-        if (in < 0) return false;
+        if (in < 0) return detail::failed_from(s, at);
         if (in == 1) {
             if (!value(rung.lo, rung.hi)) return false;
             done = true;
@@ -78,6 +79,20 @@ bool serialize_relative_index(S& s, int& previous, int& current, int max) noexce
     }
     previous = current;
     return true;
+}
+
+/// The most bits serialize_relative_index can take for an array of `max` slots.
+constexpr int relative_index_max_bits(int max) noexcept {
+    const std::int64_t largest = std::int64_t{max} + 1; // the largest distance
+    int worst = 1, flags = 1;                           // d == 1
+    for (const auto& rung : detail::relative_index_rungs) {
+        ++flags;
+        if (rung.lo > largest) return worst;
+        worst = flags + bits_required_for_span(static_cast<std::uint64_t>(rung.hi - rung.lo));
+    }
+    if (largest < detail::relative_index_last_rung) return worst;
+    const int last = flags + bits_required_for_span(static_cast<std::uint64_t>(largest - detail::relative_index_last_rung));
+    return last > worst ? last : worst;
 }
 
 } // namespace netser
