@@ -1,16 +1,12 @@
 #pragma once
 
+#include <netser/detail/config.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
 
-// Failure paths: kept out of line so the success path stays small (and compiles fast).
-#if defined(__GNUC__)
-#define NETSER_COLD __attribute__((cold, noinline))
-#else
-#define NETSER_COLD
-#endif
 
 namespace netser {
 
@@ -73,9 +69,13 @@ struct error {
         prepend_part({digits + n, sizeof digits - n});
     }
 
+    /// Ends the path: later prepends leave it as it is (a top-level serialize seals it,
+    /// so a later call on the failed stream cannot add its own names).
+    void seal() noexcept { sealed_ = true; }
+
     /// Prepends text verbatim; when full, the outermost part is replaced by "...".
     void prepend_raw(std::string_view text) noexcept {
-        if (truncated_) return;
+        if (sealed_) return;
         if (text.size() + 3 > path_begin_) return truncate();
         path_begin_ -= text.size();
         // A loop, not memcpy: g++ 12 -O2 reports a false -Wrestrict for the memcpy here.
@@ -85,7 +85,7 @@ struct error {
 private:
     // A name or an index, then '.' when a member name follows: "units" + "[1].hull".
     void prepend_part(std::string_view part) noexcept {
-        if (truncated_) return;
+        if (sealed_) return;
         const bool dot = path_begin_ != path_capacity && path_[path_begin_] != '[';
         if (part.size() + (dot ? 1u : 0u) + 3 > path_begin_) return truncate();
         if (dot) prepend_raw(".");
@@ -96,12 +96,12 @@ private:
     void truncate() noexcept {
         path_begin_ -= 3;
         path_[path_begin_] = path_[path_begin_ + 1] = path_[path_begin_ + 2] = '.';
-        truncated_ = true;
+        sealed_ = true;
     }
 
     char path_[path_capacity] = {};
     std::size_t path_begin_ = path_capacity;
-    bool truncated_ = false;
+    bool sealed_ = false; // full, or finished by seal()
 };
 
 } // namespace netser

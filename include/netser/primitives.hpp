@@ -1,6 +1,7 @@
 #pragma once
 
 #include <netser/bits_required.hpp>
+#include <netser/detail/config.hpp>
 #include <netser/quantization.hpp>
 #include <netser/stream.hpp>
 
@@ -41,7 +42,7 @@ constexpr bool in_range_of(U v) noexcept {
 /// An unsigned value in `bits` bits (0..64). A value that needs more bits fails the
 /// write with out_of_range; a read that does not fit T fails with out_of_range.
 template <stream S, std::unsigned_integral T>
-bool serialize_bits(S& s, T& v, int bits) noexcept {
+NETSER_INLINE bool serialize_bits(S& s, T& v, int bits) noexcept {
     const std::size_t at = s.bits_processed();
     if (static_cast<unsigned>(bits) > 64u) [[unlikely]] return s.fail(errc::invalid_value, at);
     if constexpr (S::is_reading) {
@@ -63,7 +64,7 @@ bool serialize_bits(S& s, T& v, int bits) noexcept {
 /// invalid_value); any range up to the full 64-bit one works. Writing a value outside the range, or reading a code
 /// above max - min, fails with out_of_range.
 template <stream S, std::integral T, std::integral L, std::integral H>
-bool serialize_int(S& s, T& v, L min, H max) noexcept {
+NETSER_INLINE bool serialize_int(S& s, T& v, L min, H max) noexcept {
     const std::size_t at = s.bits_processed();
     if (!detail::in_range_of<T>(min) || !detail::in_range_of<T>(max) ||
         std::cmp_greater(detail::widen(min), detail::widen(max))) [[unlikely]]
@@ -87,7 +88,7 @@ bool serialize_int(S& s, T& v, L min, H max) noexcept {
 
 /// One bit.
 template <stream S>
-bool serialize_bool(S& s, bool& v) noexcept {
+NETSER_INLINE bool serialize_bool(S& s, bool& v) noexcept {
     if constexpr (S::is_reading) {
         std::uint64_t x = 0;
         if (!s.process_bits(x, 1)) return false;
@@ -100,7 +101,7 @@ bool serialize_bool(S& s, bool& v) noexcept {
 
 /// The 32 IEEE-754 bits, bit-exact (NaN payloads and infinities included).
 template <stream S>
-bool serialize_float(S& s, float& v) noexcept {
+NETSER_INLINE bool serialize_float(S& s, float& v) noexcept {
     if constexpr (S::is_reading) {
         std::uint64_t x = 0;
         if (!s.process_bits(x, 32)) return false;
@@ -113,7 +114,7 @@ bool serialize_float(S& s, float& v) noexcept {
 
 /// The 64 IEEE-754 bits, bit-exact.
 template <stream S>
-bool serialize_double(S& s, double& v) noexcept {
+NETSER_INLINE bool serialize_double(S& s, double& v) noexcept {
     if constexpr (S::is_reading) {
         std::uint64_t x = 0;
         if (!s.process_bits(x, 64)) return false;
@@ -128,7 +129,7 @@ bool serialize_double(S& s, double& v) noexcept {
 /// [min, max] clamp; NaN fails the write with invalid_value; a code above max_int
 /// fails the read with out_of_range.
 template <stream S>
-bool serialize_quantized(S& s, float& v, const quantization& q) noexcept {
+NETSER_INLINE bool serialize_quantized(S& s, float& v, const quantization& q) noexcept {
     const std::size_t at = s.bits_processed();
     if (!q.valid) [[unlikely]] return s.fail(errc::invalid_value, at);
     if constexpr (S::is_reading) {
@@ -145,19 +146,19 @@ bool serialize_quantized(S& s, float& v, const quantization& q) noexcept {
 
 /// A float in [min, max] at `resolution` (the reference library's compressed float).
 template <stream S>
-bool serialize_quantized(S& s, float& v, float min, float max, float resolution) noexcept {
+NETSER_INLINE bool serialize_quantized(S& s, float& v, float min, float max, float resolution) noexcept {
     return serialize_quantized(s, v, quantization::make(min, max, resolution));
 }
 
 /// Zero bits up to the next byte boundary; non-zero padding fails the read (invalid_value).
 template <stream S>
-bool serialize_align(S& s) noexcept {
+NETSER_INLINE bool serialize_align(S& s) noexcept {
     return s.align();
 }
 
 /// Align, then the bytes verbatim (a memcpy on both sides).
 template <stream S>
-bool serialize_bytes(S& s, std::span<std::byte> data) noexcept {
+NETSER_INLINE bool serialize_bytes(S& s, std::span<std::byte> data) noexcept {
     const std::size_t at = s.bits_processed();
     return (s.align() && s.process_bytes(data.data(), data.size())) || detail::failed_from(s, at);
 }
@@ -167,7 +168,7 @@ bool serialize_bytes(S& s, std::span<std::byte> data) noexcept {
 template <stream S, class Bytes>
     requires(!S::is_reading && std::convertible_to<Bytes&&, std::span<const std::byte>> &&
              !std::convertible_to<Bytes&&, std::span<std::byte>>)
-bool serialize_bytes(S& s, Bytes&& bytes) noexcept {
+NETSER_INLINE bool serialize_bytes(S& s, Bytes&& bytes) noexcept {
     const std::span<const std::byte> data = bytes;
     const std::size_t at = s.bits_processed();
     return (s.align() && s.process_bytes(data.data(), data.size())) || detail::failed_from(s, at);
@@ -201,7 +202,7 @@ bool serialize_string(S& s, std::string& v, std::size_t max_length) {
 
 /// Align, then a 32-bit magic value; a different value on read fails with check_failed.
 template <stream S>
-bool serialize_check(S& s, std::uint32_t magic) noexcept {
+NETSER_INLINE bool serialize_check(S& s, std::uint32_t magic) noexcept {
     const std::size_t at = s.bits_processed();
     if (!s.align()) return detail::failed_from(s, at);
     std::uint64_t value = magic;

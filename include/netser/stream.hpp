@@ -59,7 +59,7 @@ public:
     write_stream(void* data, std::size_t size) noexcept : writer_(data, size) {}
 
     /// Writes the low n bits of value (n in 0..64).
-    bool process_bits(std::uint64_t value, int n) noexcept {
+    NETSER_INLINE bool process_bits(std::uint64_t value, int n) noexcept {
         if (writer_.write_bits(value, n)) [[likely]] return true;
         return fail(errc::overflow, bits_processed());
     }
@@ -99,7 +99,7 @@ public:
     explicit read_stream(std::span<const std::byte> packet) noexcept : reader_(packet) {}
     read_stream(const void* data, std::size_t size) noexcept : reader_(data, size) {}
 
-    bool process_bits(std::uint64_t& value, int n) noexcept {
+    NETSER_INLINE bool process_bits(std::uint64_t& value, int n) noexcept {
         if (reader_.read_bits(value, n)) [[likely]] return true;
         return fail(errc::overflow, bits_processed());
     }
@@ -144,7 +144,7 @@ public:
 
     explicit measure_stream(std::size_t start_bit = 0) noexcept : start_(start_bit) {}
 
-    bool process_bits(std::uint64_t, int n) noexcept {
+    NETSER_INLINE bool process_bits(std::uint64_t, int n) noexcept {
         if (!ok() || static_cast<unsigned>(n) > 64u) [[unlikely]] return fail(errc::overflow, bits_processed());
         bits_ += static_cast<unsigned>(n);
         return true;

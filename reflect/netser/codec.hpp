@@ -27,10 +27,10 @@ namespace netser::detail {
 
 
 template <class P, stream S, class T>
-bool serialize_value(S& s, T& v);
+NETSER_INLINE bool serialize_value(S& s, T& v);
 
 template <class P, stream S, class C>
-bool serialize_described_members(S& s, C& obj);
+NETSER_INLINE bool serialize_described_members(S& s, C& obj);
 
 // Adds "[i]" to the error path of a failed element.
 template <stream S>
@@ -71,7 +71,7 @@ bool is_finite(T v) noexcept {
 }
 
 template <class P, stream S, class T>
-bool serialize_plain_integer(S& s, T& v) noexcept {
+NETSER_INLINE bool serialize_plain_integer(S& s, T& v) noexcept {
     constexpr auto& a = P::value;
     if constexpr (has_attr<P, attr_kind::range>) {
         constexpr auto r = a.template get<attr_kind::range>();
@@ -101,7 +101,7 @@ bool serialize_plain_integer(S& s, T& v) noexcept {
 }
 
 template <class P, stream S, class T>
-bool serialize_plain_float(S& s, T& v) noexcept {
+NETSER_INLINE bool serialize_plain_float(S& s, T& v) noexcept {
     if constexpr (has_attr<P, attr_kind::quantize>) {
         static_assert(std::is_same_v<T, float>, "netser: netser::quantize applies to float members; use float");
         static constexpr quantization q = P::value.template get<attr_kind::quantize>().params();
@@ -118,7 +118,7 @@ bool serialize_plain_float(S& s, T& v) noexcept {
 
 // common(values...): a flag bit, then the index among the values or the plain encoding.
 template <class P, stream S, class T, class Plain>
-bool serialize_with_common(S& s, T& v, Plain plain) {
+NETSER_INLINE bool serialize_with_common(S& s, T& v, Plain plain) {
     if constexpr (has_attr<P, attr_kind::common>) {
         constexpr auto c = P::value.template get<attr_kind::common>();
         constexpr std::size_t k = std::size(c.values);
@@ -165,7 +165,7 @@ concept profiling_stream = requires(S& s, std::string_view name) {
 };
 
 template <class P, stream S, class T>
-inline bool profiled_value(S& s, T& v, [[maybe_unused]] std::string_view name) {
+NETSER_INLINE bool profiled_value(S& s, T& v, [[maybe_unused]] std::string_view name) {
     if constexpr (profiling_stream<S>) {
         s.enter_member(name);
         const bool ok = serialize_value<P>(s, v);
@@ -387,7 +387,7 @@ constexpr std::size_t member_index_of(F flag) noexcept {
 }
 
 template <class C, std::size_t I, stream S>
-bool serialize_member(S& s, C& obj) {
+NETSER_INLINE bool serialize_member(S& s, C& obj) {
     using D = boost::mp11::mp_at_c<described_members<C>, I>;
     using P = member_attrs<C, I>;
     if constexpr (has_attr<P, attr_kind::skip>) {
@@ -423,46 +423,114 @@ template <class P, class C, std::size_t I>
 using component_attrs = std::conditional_t<pack_of<P>::size != 0, P, member_attrs<C, I>>;
 
 template <class P, class C, std::size_t I, stream S>
-bool serialize_component(S& s, C& obj) {
+NETSER_INLINE bool serialize_component(S& s, C& obj) {
     using D = boost::mp11::mp_at_c<described_members<C>, I>;
     if (profiled_value<P>(s, obj.*D::pointer, D::name)) [[likely]] return true;
     s.error().prepend_member(D::name);
     return false;
 }
 
-// Structs nest at most s.max_depth() deep (64 by default), so a recursive type in a
-// hostile packet cannot exhaust the stack: deeper fails with too_large.
-template <stream S, class F>
-bool nested(S& s, F&& body) {
+// Whether Target can be found inside T (through members, bases and container elements).
+template <class Target, class T, class... Seen>
+constexpr bool contains_type() noexcept {
+    if constexpr (std::is_same_v<T, Target>) {
+        return true;
+    } else if constexpr ((std::is_same_v<T, Seen> || ...) || std::is_arithmetic_v<T> || std::is_enum_v<T> ||
+                         is_string<T>) {
+        return false;
+    } else if constexpr (std::is_array_v<T>) {
+        return contains_type<Target, std::remove_all_extents_t<T>, Seen...>();
+    } else if constexpr (is_map<T>::value) {
+        return contains_type<Target, typename T::key_type, Seen...>() ||
+               contains_type<Target, typename T::mapped_type, Seen...>();
+    } else if constexpr (is_std_array<T>::value || is_vector<T>::value || is_optional<T>::value || is_set<T>::value) {
+        return contains_type<Target, typename T::value_type, Seen...>();
+    } else if constexpr (is_unique_ptr<T>::value) {
+        return contains_type<Target, typename T::element_type, Seen...>();
+    } else if constexpr (is_variant<T>::value) {
+        return []<class... E>(std::variant<E...>*) {
+            return (contains_type<Target, E, T, Seen...>() || ...);
+        }(static_cast<T*>(nullptr));
+    } else if constexpr (described<T>) {
+        bool found = false;
+        boost::mp11::mp_for_each<described_bases<T>>([&](auto b) {
+            found = found || contains_type<Target, typename decltype(b)::type, T, Seen...>();
+        });
+        boost::mp11::mp_for_each<described_members<T>>([&](auto d) {
+            using M = std::remove_cvref_t<decltype(std::declval<T&>().*d.pointer)>;
+            found = found || contains_type<Target, M, T, Seen...>();
+        });
+        return found;
+    } else if constexpr (std::is_aggregate_v<T>) {
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return (contains_type<Target, boost::pfr::tuple_element_t<I, T>, T, Seen...>() || ...);
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+    } else {
+        return false;
+    }
+}
+
+// A struct that can hold itself (a tree): only such structs count their nesting depth.
+template <class C>
+constexpr bool is_recursive_type() noexcept {
+    bool found = false;
+    if constexpr (described<C>) {
+        boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
+            using M = std::remove_cvref_t<decltype(std::declval<C&>().*d.pointer)>;
+            found = found || contains_type<C, M, C>();
+        });
+    } else if constexpr (std::is_aggregate_v<C>) {
+        found = []<std::size_t... I>(std::index_sequence<I...>) {
+            return (contains_type<C, boost::pfr::tuple_element_t<I, C>, C>() || ...);
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<C>>{});
+    }
+    return found;
+}
+
+// Recursive structs nest at most s.max_depth() deep (64 by default), so a hostile packet
+// cannot exhaust the stack: deeper fails with too_large. Other structs cannot nest
+// without bound and pay nothing.
+template <stream S>
+NETSER_INLINE bool enter_nested(S& s) noexcept {
     if constexpr (requires { s.enter_nested(); }) {
         if (!s.enter_nested()) [[unlikely]] {
             s.leave_nested();
             return s.fail(errc::too_large, s.bits_processed());
         }
-        const bool ok = body();
-        s.leave_nested();
-        return ok;
-    } else {
-        return body();
     }
+    return true;
+}
+
+template <stream S>
+NETSER_INLINE bool leave_nested(S& s, bool ok) noexcept {
+    if constexpr (requires { s.leave_nested(); }) s.leave_nested();
+    return ok;
 }
 
 template <class P, stream S, class C>
-bool serialize_described(S& s, C& obj) {
-    return nested(s, [&] { return serialize_described_members<P>(s, obj); });
+NETSER_INLINE bool serialize_described(S& s, C& obj) {
+    if constexpr (is_recursive_type<C>())
+        return enter_nested(s) && leave_nested(s, serialize_described_members<P>(s, obj));
+    else
+        return serialize_described_members<P>(s, obj);
+}
+
+template <stream S, class C, template <class...> class L, class... B>
+NETSER_INLINE bool serialize_bases(S& s, C& obj, L<B...>) {
+    return (serialize_value<no_attrs>(s, static_cast<typename B::type&>(obj)) && ...);
+}
+
+template <class P, stream S, class C, std::size_t... I>
+NETSER_INLINE bool serialize_members(S& s, C& obj, std::index_sequence<I...>) {
+    if constexpr (pack_of<P>::size != 0) return (serialize_component<P, C, I>(s, obj) && ...);
+    else return (serialize_member<C, I>(s, obj) && ...);
 }
 
 template <class P, stream S, class C>
-bool serialize_described_members(S& s, C& obj) {
-    const bool bases_ok = []<template <class...> class L, class... B>(S& st, C& o, L<B...>) {
-        return (serialize_value<no_attrs>(st, static_cast<typename B::type&>(o)) && ...);
-    }(s, obj, described_bases<C>{});
-    if (!bases_ok) return false;
+NETSER_INLINE bool serialize_described_members(S& s, C& obj) {
     constexpr std::size_t n = boost::mp11::mp_size<described_members<C>>::value;
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-        if constexpr (pack_of<P>::size != 0) return (serialize_component<P, C, I>(s, obj) && ...);
-        else return (serialize_member<C, I>(s, obj) && ...);
-    }(std::make_index_sequence<n>{});
+    return serialize_bases(s, obj, described_bases<C>{}) &&
+           serialize_members<P>(s, obj, std::make_index_sequence<n>{});
 }
 
 // Plain aggregates through Boost.PFR: default encodings, fields named "field<i>".
@@ -487,7 +555,7 @@ bool serialize_aggregate(S& s, T& obj) {
 }
 
 template <class P, stream S, class T>
-bool serialize_value(S& s, T& v) {
+NETSER_INLINE bool serialize_value(S& s, T& v) {
     using A = pack_of<P>;
     if constexpr (A::template user_codec_for<T>()) {
         return P::value.user().serialize(s, v);
@@ -567,7 +635,10 @@ bool serialize_value(S& s, T& v) {
     } else if constexpr (described<T>) {
         return serialize_described<P>(s, v);
     } else if constexpr (std::is_aggregate_v<T>) {
-        return nested(s, [&] { return serialize_aggregate<P>(s, v); });
+        if constexpr (is_recursive_type<T>())
+            return enter_nested(s) && leave_nested(s, serialize_aggregate<P>(s, v));
+        else
+            return serialize_aggregate<P>(s, v);
     } else {
         static_assert(always_false<T>, "netser: no encoding for this type; describe it with NETSER_STRUCT, or give it "
                                        "an ADL function serialize(Stream&, T&)");

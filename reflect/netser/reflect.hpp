@@ -29,10 +29,11 @@ struct serialize_fn {
     template <stream S, class T>
     bool operator()(S& s, T& obj) const {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
-        if (s.error()) return false; // sticky: the first failure and its path stay as they are
         auto& target = const_cast<std::remove_const_t<T>&>(obj); // writers only read through it
         if (serialize_value<no_attrs>(s, target)) [[likely]] return true;
+        // Errors are sticky: a call on a stream that failed before leaves its path alone.
         s.error().prepend_member(root_name<std::remove_const_t<T>>());
+        s.error().seal();
         return false;
     }
 };
