@@ -1,95 +1,121 @@
 #pragma once
 
-#include <netser/detail/endian.hpp>
-
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <span>
 
+#if defined(__GNUC__) || defined(__clang__)
+#  define NETSER_DETAIL_NOINLINE __attribute__((noinline))
+#else
+#  define NETSER_DETAIL_NOINLINE
+#endif
+
 namespace netser {
 
 /// Unpacks values of 1..64 bits written by bit_writer.
 ///
-/// Reads whole 32-bit words into a 64-bit scratch register while at least four bytes
-/// remain, then the last bytes one by one: it never touches a byte outside
-/// [data, data + size), whatever the size and the alignment of the pointer.
+/// Away from the end of the packet a read is one unaligned 8-byte load at the byte
+/// of the read position, a shift and a mask: the only state is the bit position, so
+/// successive reads do not wait on each other. The last 8 bytes are read byte by
+/// byte: it never touches a byte outside [data, data + size), whatever the size and
+/// the alignment of the pointer.
 class bit_reader {
 public:
     bit_reader(const void* data, std::size_t size) noexcept
-        : data_(static_cast<const std::byte*>(data)), size_(size),
-          left_(static_cast<std::int64_t>(size) * 8) {}
+        : data_(static_cast<const std::byte*>(data)), size_(size), limit_(bit_limit(size)),
+          fast_limit_(limit_ > 64 ? limit_ - 64 : 0) {}
     explicit bit_reader(std::span<const std::byte> packet) noexcept
         : bit_reader(packet.data(), packet.size()) {}
 
     /// Reads `n` bits (0..64) into `value`. Returns false, consuming nothing, when
     /// fewer than n bits are left, n is outside 0..64, or after poison().
     bool read_bits(std::uint64_t& value, int n) noexcept {
-        if (n > left_ || static_cast<unsigned>(n) > 64u) [[unlikely]] return false;
-        left_ -= n;
-        if (n > 32) {
-            const std::uint64_t low = take(32);
-            value = low | (take(n - 32) << 32);
+        const std::size_t pos = pos_;
+        std::size_t next = pos + static_cast<unsigned>(n);
+        // Below fast_limit_, bytes pos / 8 .. pos / 8 + 7 are in the packet and hold
+        // the 56 bits from pos (the room check is implied).
+        if (static_cast<unsigned>(n) <= 56u && pos < fast_limit_) [[likely]] {
+            value = peek(pos, n);
+        } else if (static_cast<unsigned>(n) <= 64u && n > 56 && pos + 32 < fast_limit_) {
+            value = peek(pos, 32) | peek(pos + 32, n - 32) << 32;
         } else {
-            value = take(n);
+            // The slow path sees copies, not *this: the reader can stay in registers.
+            next = pos;
+            std::uint64_t v = 0;
+            if (!read_slow(data_, limit_, next, v, n)) return false;
+            value = v;
         }
+        // One store of the new position on every path: the next read gets it from a register.
+        pos_ = next;
         return true;
     }
 
     /// Bits needed to reach the next byte boundary (0..7).
-    int align_bits() const noexcept { return static_cast<int>(scratch_bits_ % 8); }
+    int align_bits() const noexcept { return static_cast<int>((8 - pos_ % 8) % 8); }
 
     /// Copies `n` bytes verbatim; the reader must be byte aligned.
     bool read_bytes(std::byte* out, std::size_t n) noexcept {
-        if (left_ < 0 || align_bits() != 0 || n > static_cast<std::uint64_t>(left_) / 8) return false;
-        left_ -= static_cast<std::int64_t>(n * 8);
-        // Whole bytes already in the scratch register come first.
-        for (; n != 0 && scratch_bits_ != 0; --n, scratch_bits_ -= 8, scratch_ >>= 8)
-            *out++ = static_cast<std::byte>(scratch_ & 0xffu);
-        if (n != 0) std::memcpy(out, data_ + next_, n);
-        next_ += n;
+        if (limit_ == 0 || align_bits() != 0 || n > bits_remaining() / 8) return false;
+        if (n != 0) std::memcpy(out, data_ + pos_ / 8, n);
+        pos_ += n * 8;
         return true;
     }
 
     /// Makes every later read fail (the streams use it to keep errors sticky).
-    void poison() noexcept { left_ = -1; }
+    void poison() noexcept { limit_ = fast_limit_ = 0; }
 
-    std::size_t bits_read() const noexcept { return next_ * 8 - scratch_bits_; }
-    std::size_t bytes_read() const noexcept { return (bits_read() + 7) / 8; }
+    std::size_t bits_read() const noexcept { return pos_; }
+    std::size_t bytes_read() const noexcept { return (pos_ + 7) / 8; }
     /// Bits not yet read (0 after poison()).
-    std::size_t bits_remaining() const noexcept {
-        return left_ < 0 ? 0 : static_cast<std::size_t>(left_);
-    }
+    std::size_t bits_remaining() const noexcept { return limit_ == 0 ? 0 : limit_ - 1 - pos_; }
     std::size_t size_bytes() const noexcept { return size_; }
 
 private:
-    // n <= 32 and the bits are known to be there.
-    std::uint64_t take(int n) noexcept {
-        if (scratch_bits_ < static_cast<unsigned>(n)) refill();
-        const std::uint64_t v = scratch_ & ((std::uint64_t{1} << n) - 1);
-        scratch_ >>= n;
-        scratch_bits_ -= static_cast<unsigned>(n);
+    // The n <= 56 bits at bit pos; pos < fast_limit_.
+    std::uint64_t peek(std::size_t pos, int n) const noexcept {
+        return (load_le64(data_ + pos / 8) >> (pos % 8)) & ((std::uint64_t{1} << n) - 1);
+    }
+
+    static std::uint64_t load_le64(const std::byte* p) noexcept {
+        std::uint64_t v;
+        std::memcpy(&v, p, sizeof v);
+        if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
         return v;
     }
 
-    // scratch_bits_ < 32 here, so 32 more bits always fit in the register.
-    void refill() noexcept {
-        if (size_ - next_ >= 4) {
-            scratch_ |= std::uint64_t{detail::load_le32(data_ + next_)} << scratch_bits_;
-            next_ += 4;
-            scratch_bits_ += 32;
-        } else {
-            for (; next_ < size_; ++next_, scratch_bits_ += 8)
-                scratch_ |= std::uint64_t{std::to_integer<std::uint8_t>(data_[next_])} << scratch_bits_;
+    // One more than the bits in the packet (0 once poisoned); capped so that
+    // pos + 64 cannot overflow.
+    static constexpr std::size_t bit_limit(std::size_t size) noexcept {
+        constexpr std::size_t max_bytes = (SIZE_MAX - 128) / 8;
+        return (size < max_bytes ? size : max_bytes) * 8 + 1;
+    }
+
+    // Near the end of the packet, and every failure: byte by byte from bit `pos`.
+    NETSER_DETAIL_NOINLINE static bool read_slow(const std::byte* data, std::size_t limit, std::size_t& pos,
+                                                 std::uint64_t& value, int n) noexcept {
+        if (static_cast<unsigned>(n) > 64u || pos + static_cast<unsigned>(n) >= limit) return false;
+        std::uint64_t v = 0;
+        for (int got = 0; got < n;) {
+            const unsigned offset = static_cast<unsigned>(pos % 8);
+            const int take = 8 - static_cast<int>(offset) < n - got ? 8 - static_cast<int>(offset) : n - got;
+            const std::uint64_t byte = std::to_integer<std::uint64_t>(data[pos / 8]) >> offset;
+            v |= (byte & ((std::uint64_t{1} << take) - 1)) << got;
+            got += take;
+            pos += static_cast<unsigned>(take);
         }
+        value = v;
+        return true;
     }
 
     const std::byte* data_;
     std::size_t size_;
-    std::int64_t left_;          // bits not yet read; negative once poisoned
-    std::size_t next_ = 0;       // next byte to load
-    std::uint64_t scratch_ = 0;  // loaded bits not yet read, LSB first
-    unsigned scratch_bits_ = 0;
+    std::size_t limit_;       // bits in the packet + 1; 0 once poisoned
+    std::size_t fast_limit_;  // limit_ - 64: 8 bytes of packet from pos / 8 below it; 0 once poisoned
+    std::size_t pos_ = 0;     // bits read
 };
 
 } // namespace netser
+
+#undef NETSER_DETAIL_NOINLINE

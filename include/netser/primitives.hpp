@@ -114,7 +114,7 @@ NETSER_INLINE bool serialize_float(S& s, float& v) noexcept {
 
 /// The 64 IEEE-754 bits, bit-exact.
 template <stream S>
-NETSER_INLINE bool serialize_double(S& s, double& v) noexcept {
+bool serialize_double(S& s, double& v) noexcept {
     if constexpr (S::is_reading) {
         std::uint64_t x = 0;
         if (!s.process_bits(x, 64)) return false;
@@ -146,19 +146,19 @@ NETSER_INLINE bool serialize_quantized(S& s, float& v, const quantization& q) no
 
 /// A float in [min, max] at `resolution` (the reference library's compressed float).
 template <stream S>
-NETSER_INLINE bool serialize_quantized(S& s, float& v, float min, float max, float resolution) noexcept {
+bool serialize_quantized(S& s, float& v, float min, float max, float resolution) noexcept {
     return serialize_quantized(s, v, quantization::make(min, max, resolution));
 }
 
 /// Zero bits up to the next byte boundary; non-zero padding fails the read (invalid_value).
 template <stream S>
-NETSER_INLINE bool serialize_align(S& s) noexcept {
+bool serialize_align(S& s) noexcept {
     return s.align();
 }
 
 /// Align, then the bytes verbatim (a memcpy on both sides).
 template <stream S>
-NETSER_INLINE bool serialize_bytes(S& s, std::span<std::byte> data) noexcept {
+bool serialize_bytes(S& s, std::span<std::byte> data) noexcept {
     const std::size_t at = s.bits_processed();
     return (s.align() && s.process_bytes(data.data(), data.size())) || detail::failed_from(s, at);
 }
@@ -168,7 +168,7 @@ NETSER_INLINE bool serialize_bytes(S& s, std::span<std::byte> data) noexcept {
 template <stream S, class Bytes>
     requires(!S::is_reading && std::convertible_to<Bytes&&, std::span<const std::byte>> &&
              !std::convertible_to<Bytes&&, std::span<std::byte>>)
-NETSER_INLINE bool serialize_bytes(S& s, Bytes&& bytes) noexcept {
+bool serialize_bytes(S& s, Bytes&& bytes) noexcept {
     const std::span<const std::byte> data = bytes;
     const std::size_t at = s.bits_processed();
     return (s.align() && s.process_bytes(data.data(), data.size())) || detail::failed_from(s, at);
@@ -202,7 +202,7 @@ bool serialize_string(S& s, std::string& v, std::size_t max_length) {
 
 /// Align, then a 32-bit magic value; a different value on read fails with check_failed.
 template <stream S>
-NETSER_INLINE bool serialize_check(S& s, std::uint32_t magic) noexcept {
+bool serialize_check(S& s, std::uint32_t magic) noexcept {
     const std::size_t at = s.bits_processed();
     if (!s.align()) return detail::failed_from(s, at);
     std::uint64_t value = magic;

@@ -32,14 +32,13 @@ def generate(n_structs):
         out.append(f"struct S{i} {{ {fields} }};")
         out.append(f"NETSER_STRUCT(S{i}, {attrs})")
     out.append("}")
-    out.append("bool run_all(std::byte* buf, std::size_t size) {")
-    out.append("    bool ok = true;")
+    # One function per struct, as a game's code would have: write, read and measure each.
     for i in range(n_structs):
-        out.append(f"    {{ gen::S{i} v; netser::write_stream w(buf, size); ok &= netser::serialize(w, v);"
+        out.append(f"bool run_{i}(gen::S{i}& v, std::byte* buf, std::size_t size) {{")
+        out.append(f"    netser::write_stream w(buf, size); bool ok = netser::serialize(w, v);"
                    f" netser::read_stream r(buf, size); ok &= netser::serialize(r, v);"
-                   f" netser::measure_stream m; ok &= netser::serialize(m, v); }}")
-    out.append("    return ok;")
-    out.append("}")
+                   f" netser::measure_stream m; ok &= netser::serialize(m, v); return ok;")
+        out.append("}")
     return "\n".join(out) + "\n"
 
 
