@@ -72,10 +72,9 @@ public:
     }
 
     /// Records the first failure and makes every later call fail. Returns false.
-    NETSER_COLD bool fail(errc code, std::size_t bit) noexcept {
-        record(code, bit);
-        writer_.poison();
-        return false;
+    bool fail(errc code, std::size_t bit) noexcept {
+        fail_cold(code, bit);
+        return false; // visible to the caller: no state reload after a check
     }
 
     std::size_t bits_processed() const noexcept { return writer_.bits_written(); }
@@ -87,6 +86,11 @@ public:
     std::span<const std::byte> finish() noexcept { return writer_.finish(); }
 
 private:
+    NETSER_COLD void fail_cold(errc code, std::size_t bit) noexcept {
+        record(code, bit);
+        writer_.poison();
+    }
+
     bit_writer writer_;
 };
 
@@ -117,9 +121,8 @@ public:
         return fail(errc::overflow, bits_processed());
     }
 
-    NETSER_COLD bool fail(errc code, std::size_t bit) noexcept {
-        record(code, bit);
-        reader_.poison();
+    bool fail(errc code, std::size_t bit) noexcept {
+        fail_cold(code, bit);
         return false;
     }
 
@@ -129,6 +132,11 @@ public:
     std::size_t bits_remaining() const noexcept { return reader_.bits_remaining(); }
 
 private:
+    NETSER_COLD void fail_cold(errc code, std::size_t bit) noexcept {
+        record(code, bit);
+        reader_.poison();
+    }
+
     bit_reader reader_;
 };
 
@@ -157,7 +165,7 @@ public:
         return true;
     }
 
-    NETSER_COLD bool fail(errc code, std::size_t bit) noexcept {
+    bool fail(errc code, std::size_t bit) noexcept {
         record(code, bit);
         return false;
     }
