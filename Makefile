@@ -55,7 +55,41 @@ ASAN_CONFIG := -DCMAKE_BUILD_TYPE=Debug \
 
 CTEST_ARGS := --output-on-failure -j$(JOBS)
 
-.PHONY: help deps deps-ci configure demo test asan bench clean
+# --- hardening: fuzzing, other hosts, valgrind (SECURITY.md says what each proves) ---
+
+# The unit-test executables (tests/<dir>/*_test.cpp), for the cross and valgrind builds.
+UNIT_SUITES = $(foreach d,core reflect packet game hostile,$(if $(wildcard tests/$(d)/*_test.cpp),netser_$(d)_tests))
+UNIT_SUITES_REGEX = ^($(subst $(eval) ,|,$(strip $(UNIT_SUITES))))$$
+
+# Seconds each libFuzzer target runs in `make fuzz` (fuzz-smoke: 60 unless given).
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS = $(if $(filter command line environment,$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),60)
+FUZZ_DIR     ?= build-fuzz
+FUZZ_TARGETS := read_fuzz packet_fuzz packet_crc_fuzz roundtrip_fuzz
+FUZZ_CONFIG  := -DCMAKE_BUILD_TYPE=Debug \
+                -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
+                "-DCMAKE_CXX_FLAGS_DEBUG=-O2 -g -fno-omit-frame-pointer" \
+                -DNETSER_BUILD_FUZZ=ON -DNETSER_BUILD_TESTS=OFF \
+                -DNETSER_BUILD_SAMPLES=OFF -DNETSER_BUILD_BENCHMARKS=OFF
+
+# The cross builds check behaviour; warnings are shown but not fatal there (the
+# x86-64 jobs enforce -Werror). Set CROSS_WERROR=ON once 32-bit builds are warning-free.
+CROSS_WERROR ?= OFF
+CROSS_CONFIG := -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" \
+                -DNETSER_BUILD_SAMPLES=OFF -DNETSER_BUILD_BENCHMARKS=OFF \
+                -DNETSER_WARNINGS_AS_ERRORS=$(CROSS_WERROR)
+S390X_DIR ?= build-s390x
+I686_DIR  ?= build-i686
+
+VALGRIND_DIR    ?= build-valgrind
+# nouserintercepts: the hostile tests' own operator new / delete (a counting allocator
+# over malloc / free) stay theirs, instead of valgrind replacing only the calls it sees.
+VALGRIND        ?= valgrind --error-exitcode=1 --leak-check=full --show-leak-kinds=definite,indirect,possible --quiet \
+                   --soname-synonyms=somalloc=nouserintercepts
+VALGRIND_CONFIG := -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=$(GCC_CXX) "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" \
+                   -DNETSER_BUILD_FUZZ=ON -DNETSER_BUILD_SAMPLES=OFF -DNETSER_BUILD_BENCHMARKS=OFF
+
+.PHONY: help deps deps-ci configure demo test asan bench clean fuzz fuzz-smoke fuzz-build s390x i686 valgrind
 
 help:
 	@echo "make deps     install the Debian packages needed to build and test"
@@ -63,6 +97,11 @@ help:
 	@echo "make test     g++ release build of everything, then all tests (ctest)"
 	@echo "make asan     clang++ ASan+UBSan build in $(ASAN_DIR), then all tests"
 	@echo "make bench    build and run the benchmarks (BENCH_ARGS=...)"
+	@echo "make fuzz     clang libFuzzer targets, FUZZ_SECONDS=$(FUZZ_SECONDS) s each (corpus kept in $(FUZZ_DIR))"
+	@echo "make fuzz-smoke  the same, 60 s each unless FUZZ_SECONDS is given (CI)"
+	@echo "make s390x    cross-build the unit tests for s390x (big-endian), run them under qemu"
+	@echo "make i686     cross-build the unit tests for 32-bit x86, run them"
+	@echo "make valgrind g++ -O1 -g unit tests and fuzz-corpus replays under valgrind memcheck"
 	@echo "make clean    remove the build trees"
 
 deps:
@@ -98,6 +137,61 @@ bench: configure
 	  echo "== $$b"; "$$b" $(BENCH_ARGS); \
 	done; \
 	[ "$$found" = 1 ] || echo "no benchmarks (tests/benchmarks/*_bench.cpp)"
+
+# libFuzzer targets (tests/fuzz) with ASan + UBSan, and their seed corpora.
+fuzz-build: deps
+	@$(call install_missing,$(FUZZ_DEPS))
+	$(CMAKE) -S . -B $(FUZZ_DIR) $(FUZZ_CONFIG)
+	$(CMAKE) --build $(FUZZ_DIR) -j$(JOBS)
+	$(FUZZ_DIR)/tests/fuzz/make_seeds $(FUZZ_DIR)/seeds
+
+fuzz: fuzz-build
+	tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# CI: a fresh corpus, so each run starts from the seeds.
+fuzz-smoke: fuzz-build
+	rm -rf $(FUZZ_DIR)/corpus
+	tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
+# $(call cross_tests,<toolchain>,<build dir>): the unit-test suites only (no samples,
+# benchmarks, header or consumer checks), run by ctest (through qemu where the
+# toolchain names an emulator).
+define cross_tests
+$(CMAKE) -S . -B $(2) -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/$(1) $(CROSS_CONFIG)
+$(CMAKE) --build $(2) -j$(JOBS) --target $(UNIT_SUITES)
+$(CTEST) --test-dir $(2) $(CTEST_ARGS) -R '$(UNIT_SUITES_REGEX)'
+endef
+
+s390x: deps
+	@$(call install_missing,$(S390X_DEPS))
+	$(call cross_tests,toolchain-s390x.cmake,$(S390X_DIR))
+
+i686: deps
+	@$(call install_missing,$(I686_DEPS))
+	$(call cross_tests,toolchain-i686.cmake,$(I686_DIR))
+
+# memcheck over every unit-test executable, then over the fuzz targets' g++ replayers
+# fed the seed corpora and, when `make fuzz` or `make fuzz-smoke` ran before, the corpora
+# the fuzzers grew (every input read from an exactly sized block).
+valgrind: deps
+	@$(call install_missing,$(VALGRIND_DEPS))
+	$(CMAKE) -S . -B $(VALGRIND_DIR) $(VALGRIND_CONFIG)
+	$(CMAKE) --build $(VALGRIND_DIR) -j$(JOBS) --target $(UNIT_SUITES) make_seeds $(FUZZ_TARGETS)
+	$(VALGRIND_DIR)/tests/fuzz/make_seeds $(VALGRIND_DIR)/seeds
+	@passed=0; failed=0; \
+	run() { \
+	  echo "== valgrind $$*"; start=$$SECONDS; \
+	  if (cd tests && $(VALGRIND) "$$@"); then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
+	  echo "== $$((SECONDS - start)) s"; \
+	}; \
+	for t in $(UNIT_SUITES); do run $(CURDIR)/$(VALGRIND_DIR)/tests/$$t; done; \
+	for t in $(FUZZ_TARGETS); do \
+	  case $$t in packet*) seeds=packet ;; *) seeds=raw ;; esac; \
+	  corpus=$(CURDIR)/$(FUZZ_DIR)/corpus/$$t; [ -d "$$corpus" ] || corpus=; \
+	  run $(CURDIR)/$(VALGRIND_DIR)/tests/fuzz/$$t $(CURDIR)/$(VALGRIND_DIR)/seeds/$$seeds $$corpus; \
+	done; \
+	echo "valgrind: $$passed passed, $$failed failed"; \
+	[ "$$failed" = 0 ]
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR)

@@ -1,0 +1,87 @@
+// Writes the seed corpora of the fuzz targets from valid packets of every type:
+//   make_seeds <folder>   ->  <folder>/raw/<Type>-<n>     (read_fuzz, roundtrip_fuzz)
+//                             <folder>/packet/<Type>-<n>  (packet_fuzz, packet_crc_fuzz)
+// Each file is the type's selector byte, then the bytes of netser::serialize (raw) or
+// netser::write_packet (packet). The values come from fuzz_types.hpp's generator: the
+// default value, small and full-size random values, and the deepest trees a default
+// read accepts. The output is the same on every run and every host.
+#include "fuzz_types.hpp"
+
+#include <cstddef>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int random_per_mode = 12;
+
+void save(const fs::path& file, std::size_t selector, std::span<const std::byte> bytes) {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    const char s = static_cast<char>(selector);
+    out.write(&s, 1);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+template <class T>
+bool emit(const fs::path& root, std::size_t index, const std::string& name, const T& value) {
+    std::vector<std::byte> buffer(netser_fuzz::write_capacity<T>() + netser::packet_overhead_bytes + 8);
+    netser::write_stream w{std::span<std::byte>(buffer)};
+    if (!netser::serialize(w, value)) {
+        std::fprintf(stderr, "make_seeds: %s does not write: %s at bit %zu (%.*s)\n", name.c_str(),
+                     netser::to_string(w.error().code).data(), w.error().bit,
+                     static_cast<int>(w.error().path().size()), w.error().path().data());
+        return false;
+    }
+    save(root / "raw" / name, index, w.finish());
+    const auto p = netser::write_packet(std::span<std::byte>(buffer), value);
+    if (p.error) {
+        std::fprintf(stderr, "make_seeds: %s does not write as a packet\n", name.c_str());
+        return false;
+    }
+    save(root / "packet" / name, index, p.bytes);
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: %s <output folder>\n", argv[0]);
+        return 2;
+    }
+    const fs::path root = argv[1];
+    fs::create_directories(root / "raw");
+    fs::create_directories(root / "packet");
+    bool ok = true;
+    std::size_t files = 0;
+    netser_fuzz::for_each_type([&]<class T>(std::type_identity<T>, std::size_t index) {
+        const std::string type(netser_fuzz::type_names[index]);
+        auto one = [&](const std::string& suffix, const T& value) {
+            ok = emit(root, index, type + "-" + suffix, value) && ok;
+            files += 2;
+        };
+        one("default", T{});
+        for (int k = 0; k < random_per_mode; ++k) {
+            one("small-" + std::to_string(k), netser_fuzz::make_value<T>(static_cast<std::uint64_t>(k), netser_fuzz::size_mode::small));
+            one("full-" + std::to_string(k), netser_fuzz::make_value<T>(static_cast<std::uint64_t>(k), netser_fuzz::size_mode::full));
+        }
+        if constexpr (std::is_same_v<T, netser_fuzz::Node>) one("depth-64", netser_fuzz::node_chain(64));
+        if constexpr (std::is_same_v<T, netser_fuzz::Chain>) {
+            T deepest;
+            T* at = &deepest;
+            for (int i = 1; i < 64; ++i) at = (at->next = std::make_unique<T>()).get();
+            one("depth-64", deepest);
+        }
+    });
+    std::printf("make_seeds: %zu files in %s\n", files, root.c_str());
+    return ok ? 0 : 1;
+}
