@@ -105,9 +105,9 @@ struct smallest_three {
         std::uint64_t largest = 0;
         if constexpr (!S::is_reading) {
             if (!detail::all_finite(c)) [[unlikely]] return s.fail(errc::invalid_value, at);
-            for (std::uint64_t i = 1; i < 4; ++i)
-                if (std::fabs(c[i]) > std::fabs(c[largest])) largest = i;
-            if (c[largest] < 0.f)
+            for (std::size_t i = 1; i < 4; ++i)
+                if (std::fabs(c[i]) > std::fabs(c[static_cast<std::size_t>(largest)])) largest = i;
+            if (c[static_cast<std::size_t>(largest)] < 0.f)
                 for (float& v : c) v = -v;
         }
         if (!s.process_bits(largest, 2)) return false;
@@ -152,7 +152,7 @@ struct unit_quaternion {
             if (!detail::serialize_unit_component(s, c[i], q)) return detail::failed_from(s, at);
             sum += c[i] * c[i];
         }
-        bool negative_w = c[3] < 0.f;
+        bool negative_w = std::signbit(c[3]); // -0 too: a rebuilt w of 0 keeps its sign on a re-write
         if (!serialize_bool(s, negative_w)) return detail::failed_from(s, at);
         if constexpr (S::is_reading) {
             detail::rebuild_largest(c, 3, sum);
