@@ -6,6 +6,7 @@
 #include <netser/description.hpp>
 #include <netser/detail/adl.hpp>
 #include <netser/detail/type_traits.hpp>
+#include <netser/encoding.hpp>
 #include <netser/enum_codec.hpp>
 #include <netser/primitives.hpp>
 #include <netser/relative_index.hpp>
@@ -13,6 +14,7 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/pfr/core.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -32,88 +34,14 @@ NETSER_INLINE bool serialize_value(S& s, T& v);
 template <class P, stream S, class C>
 NETSER_INLINE bool serialize_described_members(S& s, C& obj);
 
-// Adds "[i]" to the error path of a failed element.
-template <stream S>
-bool fail_at_index(S& s, std::size_t i) noexcept {
-    s.error().prepend_index(i);
-    return false;
-}
-
-// Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF.
-inline bool valid_utf8(std::string_view text) noexcept {
-    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-    const auto* end = p + text.size();
-    while (p != end) {
-        const unsigned c = *p++;
-        if (c < 0x80) continue;
-        int extra = 0;
-        unsigned lo = 0x80, hi = 0xbf; // allowed range of the first continuation byte
-        if (c >= 0xc2 && c <= 0xdf) extra = 1;
-        else if (c == 0xe0) extra = 2, lo = 0xa0;
-        else if (c == 0xed) extra = 2, hi = 0x9f;
-        else if (c >= 0xe1 && c <= 0xef) extra = 2;
-        else if (c == 0xf0) extra = 3, lo = 0x90;
-        else if (c >= 0xf1 && c <= 0xf3) extra = 3;
-        else if (c == 0xf4) extra = 3, hi = 0x8f;
-        else return false;
-        if (end - p < extra) return false;
-        if (*p < lo || *p > hi) return false;
-        for (int i = 1; i < extra; ++i)
-            if ((p[i] & 0xc0u) != 0x80u) return false;
-        p += extra;
-    }
-    return true;
+template <stream S, class T, class P>
+NETSER_INLINE bool apply_encoding(S& s, T& v, attribute_encoding<P>) {
+    return serialize_value<P>(s, v);
 }
 
 template <class T>
 bool is_finite(T v) noexcept {
     return v == v && v - v == T{0};
-}
-
-template <class P, stream S, class T>
-NETSER_INLINE bool serialize_plain_integer(S& s, T& v) noexcept {
-    constexpr auto& a = P::value;
-    if constexpr (has_attr<P, attr_kind::range>) {
-        constexpr auto r = a.template get<attr_kind::range>();
-        static_assert(std::in_range<T>(r.min) && std::in_range<T>(r.max) && !std::cmp_greater(r.min, r.max),
-                      "netser: netser::range(min, max) needs min <= max, both representable in the member's "
-                      "type; widen the type or narrow the range");
-        return serialize_int(s, v, static_cast<T>(r.min), static_cast<T>(r.max));
-    } else if constexpr (has_attr<P, attr_kind::bits>) {
-        constexpr int n = a.template get<attr_kind::bits>().n;
-        constexpr int width = std::numeric_limits<std::make_unsigned_t<T>>::digits;
-        static_assert(n >= 1 && n <= width, "netser: netser::bits(n) needs 1 <= n <= the member type's width");
-        if constexpr (std::is_signed_v<T>) {
-            constexpr T lo = n == width ? std::numeric_limits<T>::min() : static_cast<T>(-(std::int64_t{1} << (n - 1)));
-            constexpr T hi = n == width ? std::numeric_limits<T>::max() : static_cast<T>((std::int64_t{1} << (n - 1)) - 1);
-            return serialize_int(s, v, lo, hi);
-        } else {
-            return serialize_bits(s, v, n);
-        }
-    } else {
-        // Full width, two's complement.
-        using U = std::make_unsigned_t<T>;
-        U u = static_cast<U>(v);
-        if (!serialize_bits(s, u, std::numeric_limits<U>::digits)) return false;
-        if constexpr (S::is_reading) v = static_cast<T>(u);
-        return true;
-    }
-}
-
-template <class P, stream S, class T>
-NETSER_INLINE bool serialize_plain_float(S& s, T& v) noexcept {
-    if constexpr (has_attr<P, attr_kind::quantize>) {
-        static_assert(std::is_same_v<T, float>, "netser: netser::quantize applies to float members; use float");
-        static constexpr quantization q = P::value.template get<attr_kind::quantize>().params();
-        static_assert(q.valid, "netser: netser::quantize(min, max, resolution) needs finite min < max, "
-                               "resolution > 0 and at most 2^32 steps");
-        return serialize_quantized(s, v, q);
-    } else if constexpr (std::is_same_v<T, float>) {
-        return serialize_float(s, v);
-    } else {
-        static_assert(std::is_same_v<T, double>, "netser: long double has no wire encoding; use float or double");
-        return serialize_double(s, v);
-    }
 }
 
 // common(values...): a flag bit, then the index among the values or the plain encoding.
@@ -187,22 +115,6 @@ bool serialize_elements(S& s, T* first, std::size_t n) {
     return true;
 }
 
-// A count in [0, max]: checked against max (too_large) and, on read, against the bits
-// left for `min_element_bits` each (overflow), before anything is allocated.
-template <std::size_t Max, std::size_t MinElementBits, stream S>
-bool serialize_count(S& s, std::uint64_t& count) noexcept {
-    const std::size_t at = s.bits_processed();
-    if constexpr (!S::is_reading)
-        if (count > Max) [[unlikely]] return s.fail(errc::too_large, at);
-    if (!s.process_bits(count, bits_required_for_span(Max))) return false;
-    if constexpr (S::is_reading) {
-        if (count > Max) [[unlikely]] return s.fail(errc::too_large, at);
-        if constexpr (MinElementBits != 0)
-            if (count > s.bits_remaining() / MinElementBits) [[unlikely]] return s.fail(errc::overflow, at);
-    }
-    return true;
-}
-
 template <class P, stream S, class T>
 bool serialize_vector(S& s, T& v) {
     static_assert(has_attr<P, attr_kind::max_size>, "netser: std::vector member needs netser::max_size(N)");
@@ -210,7 +122,7 @@ bool serialize_vector(S& s, T& v) {
     using EP = without<P, attr_kind::max_size>;
     using E = typename T::value_type;
     std::uint64_t count = v.size();
-    if (!serialize_count<max, min_bits_value<EP, E>()>(s, count)) return false;
+    if (!serialize_count(s, count, max, min_bits_value<EP, E>())) return false;
     if constexpr (S::is_reading) {
         v.clear();
         v.resize(static_cast<std::size_t>(count));
@@ -243,7 +155,7 @@ bool serialize_associative(S& s, T& c) {
         else return min_bits_value<KP, K>();
     }();
     std::uint64_t count = c.size();
-    if (!serialize_count<max, min_element>(s, count)) return false;
+    if (!serialize_count(s, count, max, min_element)) return false;
     if constexpr (S::is_reading) {
         c.clear();
         for (std::size_t i = 0; i < count; ++i) {
@@ -294,7 +206,7 @@ bool serialize_sparse(S& s, T& v) {
         constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
         static_assert(max < 0x7fffffff, "netser: netser::sparse supports at most 2^31 - 2 slots");
         std::uint64_t count = v.size();
-        if (!serialize_count<max, 0>(s, count)) return false;
+        if (!serialize_count(s, count, max, 0)) return false;
         if constexpr (S::is_reading) {
             v.clear();
             v.resize(static_cast<std::size_t>(count));
@@ -520,10 +432,221 @@ NETSER_INLINE bool serialize_bases(S& s, C& obj, L<B...>) {
     return (serialize_value<no_attrs>(s, static_cast<typename B::type&>(obj)) && ...);
 }
 
+// Adds a member's name to the path of its failure (out of line: only failures pay).
+NETSER_COLD inline void add_member_to_path(error& e, std::string_view name) noexcept {
+    e.prepend_member(name);
+}
+
+// A member fails with `code` at `bit`: one call where the failure is detected.
+template <stream S>
+NETSER_COLD void fail_member(S& s, errc code, std::size_t bit, std::string_view name) noexcept {
+    s.fail(code, bit);
+    s.error().prepend_member(name);
+}
+
+// A member that needs its struct (only_if reads a flag of it) or that is not simply
+// its value's encoding (skip, check).
+template <class C, std::size_t I>
+struct special_member {};
+
+template <class C, std::size_t I>
+constexpr auto member_encoding() noexcept {
+    using P = member_attrs<C, I>;
+    if constexpr (has_attr<P, attr_kind::skip> || has_attr<P, attr_kind::only_if> || has_attr<P, attr_kind::check>) {
+        return special_member<C, I>{};
+    } else {
+        using D = boost::mp11::mp_at_c<described_members<C>, I>;
+        return encoding_of<P, std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>>();
+    }
+}
+
+template <class C, std::size_t I>
+inline constexpr auto member_encoding_v = member_encoding<C, I>();
+
+// One member: shared by every member of any struct with the same type and kind of
+// encoding (the struct comes as void*, used only by special members).
+template <stream S, class M, class E>
+NETSER_INLINE bool serialize_member_as(S& s, M& m, E e, std::string_view name, void*) {
+    if (apply_encoding(s, m, e)) [[likely]] return true;
+    add_member_to_path(s.error(), name);
+    return false; // seen by the caller, which stops here
+}
+
+template <stream S, class M, class C, std::size_t I>
+NETSER_INLINE bool serialize_member_as(S& s, M&, special_member<C, I>, std::string_view, void* obj) {
+    return serialize_member<C, I>(s, *static_cast<C*>(obj));
+}
+
+// ---- members in a row with fixed-width encodings travel packed ------------------
+//
+// Their codes are gathered into one 64-bit word that goes through the bit-packer once
+// (one room check, one store or load), which is faster than a call per member and
+// far less code to compile. The bits are the same as member by member, and so are the
+// errors: the first member that fails, at its own bit, with its name.
+
+template <class C, std::size_t I>
+constexpr int member_code_bits() noexcept {
+    using E = std::remove_const_t<decltype(member_encoding_v<C, I>)>;
+    if constexpr (is_fixed_width<E>) {
+        using D = boost::mp11::mp_at_c<described_members<C>, I>;
+        return code_bits<std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>>(member_encoding_v<C, I>);
+    } else {
+        return -1; // not fixed width
+    }
+}
+
+// Runs of members: each is one member, or several fixed-width ones within 64 bits.
+template <class C>
+struct member_runs {
+    static constexpr std::size_t members = boost::mp11::mp_size<described_members<C>>::value;
+    static constexpr auto widths = []<std::size_t... I>(std::index_sequence<I...>) {
+        return std::array<int, sizeof...(I)>{member_code_bits<C, I>()...};
+    }(std::make_index_sequence<members>{});
+
+    static constexpr bool fixed_size = [] {
+        for (int w : widths)
+            if (w < 0) return false;
+        return true;
+    }();
+
+    // A run fits the bit reader's one-load fast path (56 bits).
+    static constexpr int max_run_bits = 56;
+
+    struct layout {
+        std::size_t count = 0;
+        std::size_t first[members + 1]{};
+        std::size_t length[members + 1]{};
+    };
+    static constexpr layout runs = [] {
+        layout r;
+        for (std::size_t i = 0; i < members;) {
+            std::size_t n = 1;
+            if (widths[i] >= 0) {
+                int bits = widths[i];
+                while (i + n < members && widths[i + n] >= 0 && bits + widths[i + n] <= max_run_bits) bits += widths[i + n++];
+            }
+            r.first[r.count] = i;
+            r.length[r.count++] = n;
+            i += n;
+        }
+        return r;
+    }();
+};
+
+constexpr std::uint64_t low_bits(int width) noexcept {
+    return width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+}
+
+// One member of a packed run, on a writer or measurer: its code into `word`.
+// (Offsets and widths are arguments, constant where inlined: one instantiation
+// serves every member of the same type and kind of encoding.)
+template <stream S, class T, class E>
+NETSER_INLINE bool pack_member(S& s, const T& v, const E& e, std::uint64_t& word, int offset, int width, int room,
+                               std::size_t at, std::string_view name) {
+    std::uint64_t code = 0;
+    errc c = to_code(v, e, code);
+    if (c == errc::none) [[likely]] {
+        if (offset + width <= room) [[likely]] {
+            if (width != 0) word |= code << offset;
+            return true;
+        }
+        c = errc::overflow;
+    }
+    fail_member(s, c, at + static_cast<std::size_t>(offset), name);
+    return false;
+}
+
+// One member of a packed run, on a reader: its value from `word`.
+template <stream S, class T, class E>
+NETSER_INLINE bool unpack_member(S& s, T& v, const E& e, std::uint64_t word, int offset, int width, int room,
+                                 std::size_t at, std::string_view name) {
+    errc c = errc::overflow;
+    if (offset + width <= room) [[likely]] {
+        const std::uint64_t code = width != 0 ? (word >> offset) & low_bits(width) : 0;
+        c = from_code(code, v, e);
+        if (c == errc::none) [[likely]] return true;
+    }
+    fail_member(s, c, at + static_cast<std::size_t>(offset), name);
+    return false;
+}
+
+template <stream S>
+NETSER_COLD bool read_partial_run(S& s, std::uint64_t& word, int bits) noexcept {
+    return s.process_bits(word, bits);
+}
+
+template <class C, std::size_t First, stream S, std::size_t... J>
+NETSER_INLINE bool serialize_packed(S& s, C& obj, std::index_sequence<J...>) {
+    using L = described_members<C>;
+    constexpr auto& widths = member_runs<C>::widths;
+    static constexpr std::array<int, sizeof...(J)> offset = [] {
+        std::array<int, sizeof...(J)> o{};
+        int bits = 0;
+        ((o[J] = bits, bits += widths[First + J]), ...);
+        return o;
+    }();
+    constexpr int total = (0 + ... + widths[First + J]);
+    const std::size_t at = s.bits_processed();
+    const std::size_t remaining = s.bits_remaining();
+    // The bits that fit: a member past them fails with overflow, as it would alone.
+    const int room = remaining < static_cast<std::size_t>(total) ? static_cast<int>(remaining) : total;
+    std::uint64_t word = 0;
+    if constexpr (S::is_reading) {
+        // A whole run is one read of a constant width; a truncated one reads what is left.
+        if (!(room == total ? s.process_bits(word, total) : read_partial_run(s, word, room))) [[unlikely]] {
+            add_member_to_path(s.error(), boost::mp11::mp_at_c<L, First>::name);
+            return false;
+        }
+        return (unpack_member(s, obj.*boost::mp11::mp_at_c<L, First + J>::pointer, member_encoding_v<C, First + J>,
+                              word, offset[J], widths[First + J], room, at, boost::mp11::mp_at_c<L, First + J>::name) &&
+                ...);
+    } else {
+        if (!(pack_member(s, obj.*boost::mp11::mp_at_c<L, First + J>::pointer, member_encoding_v<C, First + J>, word,
+                          offset[J], widths[First + J], room, at, boost::mp11::mp_at_c<L, First + J>::name) &&
+              ...))
+            return false;
+        if (s.process_bits(word, total)) [[likely]] return true; // fits: room == total
+        add_member_to_path(s.error(), boost::mp11::mp_at_c<L, First>::name);
+        return false;
+    }
+}
+
+template <class C, std::size_t Run, stream S>
+NETSER_INLINE bool serialize_run(S& s, C& obj) {
+    constexpr std::size_t first = member_runs<C>::runs.first[Run];
+    constexpr std::size_t length = member_runs<C>::runs.length[Run];
+    if constexpr (length > 1) {
+        return serialize_packed<C, first>(s, obj, std::make_index_sequence<length>{});
+    } else {
+        using D = boost::mp11::mp_at_c<described_members<C>, first>;
+        return serialize_member_as(s, obj.*D::pointer, member_encoding_v<C, first>, D::name, &obj);
+    }
+}
+
+template <class S, class C, std::size_t... R>
+NETSER_INLINE bool serialize_runs_inline(S& s, C& obj, std::index_sequence<R...>) {
+    return (serialize_run<C, R>(s, obj) && ...);
+}
+
+// A struct with strings, containers or nested structs: one function per struct and
+// stream, left to the compiler to inline. Forcing it would make the compiler optimize
+// that whole body again at every layer above, for little gain next to the work its
+// variable-size members do.
+template <class S, class C, std::size_t... R>
+bool serialize_runs(S& s, C& obj, std::index_sequence<R...> runs) {
+    return serialize_runs_inline(s, obj, runs);
+}
+
 template <class P, stream S, class C, std::size_t... I>
 NETSER_INLINE bool serialize_members(S& s, C& obj, std::index_sequence<I...>) {
-    if constexpr (pack_of<P>::size != 0) return (serialize_component<P, C, I>(s, obj) && ...);
-    else return (serialize_member<C, I>(s, obj) && ...);
+    if constexpr (pack_of<P>::size != 0)
+        return (serialize_component<P, C, I>(s, obj) && ...);
+    else if constexpr (profiling_stream<S>)
+        return (serialize_member<C, I>(s, obj) && ...);
+    else if constexpr (member_runs<C>::fixed_size) // small and hot: inline, as hand-written code would be
+        return serialize_runs_inline(s, obj, std::make_index_sequence<member_runs<C>::runs.count>{});
+    else
+        return serialize_runs(s, obj, std::make_index_sequence<member_runs<C>::runs.count>{});
 }
 
 template <class P, stream S, class C>
@@ -557,7 +680,9 @@ bool serialize_aggregate(S& s, T& obj) {
 template <class P, stream S, class T>
 NETSER_INLINE bool serialize_value(S& s, T& v) {
     using A = pack_of<P>;
-    if constexpr (A::template user_codec_for<T>()) {
+    if constexpr (!is_attribute_encoding<std::remove_const_t<decltype(encoding_v<P, T>)>>) {
+        return apply_encoding(s, v, encoding_v<P, T>);
+    } else if constexpr (A::template user_codec_for<T>()) {
         return P::value.user().serialize(s, v);
     } else if constexpr (A::has_user() && (std::is_arithmetic_v<T> || std::is_enum_v<T> || is_string<T>)) {
         static_assert(always_false<T>, "netser: this user attribute has no serialize(stream, value) for the member's "
@@ -565,34 +690,33 @@ NETSER_INLINE bool serialize_value(S& s, T& v) {
         return false;
     } else if constexpr (std::is_same_v<T, bool>) {
         static_assert(A::size == 0, "netser: a bool member takes no encoding attribute (it is always 1 bit)");
-        return serialize_bool(s, v);
+        return false;
     } else if constexpr (std::is_enum_v<T>) {
         return serialize_enum<P>(s, v);
     } else if constexpr (std::is_integral_v<T>) {
         static_assert(only_kinds<P, attr_kind::range, attr_kind::bits, attr_kind::common>,
                       "netser: an integer member takes netser::range, netser::bits or netser::common; remove the "
                       "other attributes");
-        if constexpr (has_attr<P, attr_kind::common>)
-            return serialize_with_common<P>(s, v, [](S& st, T& x) { return serialize_plain_integer<P>(st, x); });
-        else
-            return serialize_plain_integer<P>(s, v);
+        return serialize_with_common<P>(s, v, [](S& st, T& x) {
+            return apply_encoding(st, x, plain_encoding_of<without<P, attr_kind::common>, T>());
+        });
     } else if constexpr (std::is_floating_point_v<T>) {
         static_assert(only_kinds<P, attr_kind::quantize, attr_kind::common, attr_kind::finite>,
                       "netser: a float member takes netser::quantize, netser::common or netser::finite; remove the "
                       "other attributes");
+        const auto plain = [](S& st, T& x) {
+            return apply_encoding(st, x, plain_encoding_of<without<P, attr_kind::common, attr_kind::finite>, T>());
+        };
         if constexpr (has_attr<P, attr_kind::finite>) {
             const std::size_t at = s.bits_processed();
             if constexpr (!S::is_reading)
                 if (!is_finite(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
-            if (!serialize_with_common<P>(s, v, [](S& st, T& x) { return serialize_plain_float<P>(st, x); }))
-                return false;
+            if (!serialize_with_common<P>(s, v, plain)) return false;
             if constexpr (S::is_reading)
                 if (!is_finite(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
             return true;
-        } else if constexpr (has_attr<P, attr_kind::common>) {
-            return serialize_with_common<P>(s, v, [](S& st, T& x) { return serialize_plain_float<P>(st, x); });
         } else {
-            return serialize_plain_float<P>(s, v);
+            return serialize_with_common<P>(s, v, plain);
         }
     } else if constexpr (has_attr<P, attr_kind::sparse>) {
         return serialize_sparse<P>(s, v);
@@ -610,16 +734,9 @@ NETSER_INLINE bool serialize_value(S& s, T& v) {
                       "netser: std::map / std::unordered_map / std::set member needs netser::max_size(N)");
         return false;
     } else if constexpr (is_string<T>) {
-        static_assert(has_attr<P, attr_kind::max_length>, "netser: std::string member needs netser::max_length(N)");
         static_assert(only_kinds<P, attr_kind::max_length, attr_kind::raw_bytes>,
                       "netser: a std::string member takes only netser::max_length and netser::raw_bytes");
-        const std::size_t at = s.bits_processed();
-        if constexpr (!S::is_reading && !has_attr<P, attr_kind::raw_bytes>)
-            if (!valid_utf8(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
-        if (!serialize_string(s, v, P::value.template get<attr_kind::max_length>().n)) return false;
-        if constexpr (S::is_reading && !has_attr<P, attr_kind::raw_bytes>)
-            if (!valid_utf8(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
-        return true;
+        return false;
     } else if constexpr (is_vector<T>::value) {
         return serialize_vector<P>(s, v);
     } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {

@@ -8,12 +8,12 @@
 #include <boost/describe/members.hpp>
 #include <boost/describe/modifiers.hpp>
 #include <boost/mp11/algorithm.hpp>
-#include <boost/pfr/core.hpp>
 
 #include <cstddef>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 // NETSER_STRUCT & co.: Boost.Describe's description of a struct plus netser's table of
 // member attributes, found by argument-dependent lookup like Boost.Describe's own.
@@ -48,39 +48,44 @@ struct member_attrs {
     static constexpr auto value = std::get<I>(description_of<C>.members);
 };
 
-// Members Boost.PFR cannot count through: C arrays (it counts their elements) and
-// containers whose copy constructor exists but cannot be instantiated
-// (std::vector<std::unique_ptr<T>>).
-template <class M>
-constexpr bool pfr_unfriendly() noexcept {
-    if constexpr (std::is_array_v<M>) return true;
-    else if constexpr (requires { typename M::value_type; typename M::allocator_type; })
-        return !std::is_copy_constructible_v<typename M::value_type> ||
-               pfr_unfriendly<typename M::value_type>();
-    else return false;
-}
-
 template <class C>
 constexpr bool has_array_member() noexcept {
     bool any = false;
     boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
-        using M = std::remove_cvref_t<decltype(std::declval<C&>().*d.pointer)>;
-        if (pfr_unfriendly<M>()) any = true;
+        if (std::is_array_v<std::remove_cvref_t<decltype(std::declval<C&>().*d.pointer)>>) any = true;
     });
     return any;
+}
+
+// Converts to any member type (a prvalue, so move-only members take it too); only
+// named inside unevaluated braces.
+struct any_member {
+    template <class M>
+    operator M() const noexcept;
+};
+
+template <class C, std::size_t... I>
+constexpr bool brace_initializable(std::index_sequence<I...>) noexcept {
+    return requires { C{(static_cast<void>(I), any_member{})...}; };
+}
+
+// Whether aggregate C has more than N members: C{x1, ..., xN+1} compiles. One probe,
+// where counting the members outright (Boost.PFR) tries many sizes.
+template <class C, std::size_t N>
+constexpr bool has_more_members_than() noexcept {
+    return brace_initializable<C>(std::make_index_sequence<N + 1>{});
 }
 
 template <class C>
 constexpr bool lists_every_member() noexcept {
     constexpr std::size_t listed = boost::mp11::mp_size<described_members<C>>::value;
     if constexpr (!std::is_aggregate_v<C> || boost::mp11::mp_size<described_bases<C>>::value != 0) {
-        return true; // only aggregates without bases can be counted (Boost.PFR)
+        return true; // only aggregates without bases can be counted
     } else if constexpr (has_array_member<C>()) {
-        // Boost.PFR counts C array elements as fields, and is not even instantiated
-        // here: on g++ 12 it can crash the compiler for such a struct.
+        // Brace elision spreads the initializers over a C array's elements.
         return true;
     } else {
-        return boost::pfr::tuple_size_v<C> == listed;
+        return !has_more_members_than<C, listed>();
     }
 }
 
