@@ -10,3 +10,4 @@
 #include <netser/quantization.hpp>
 #include <netser/relative_index.hpp>
 #include <netser/stream.hpp>
+#include <netser/value_codes.hpp>

@@ -4,8 +4,8 @@
 #include <netser/detail/config.hpp>
 #include <netser/quantization.hpp>
 #include <netser/stream.hpp>
+#include <netser/value_codes.hpp>
 
-#include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -43,20 +43,8 @@ constexpr bool in_range_of(U v) noexcept {
 /// write with out_of_range; a read that does not fit T fails with out_of_range.
 template <stream S, std::unsigned_integral T>
 NETSER_INLINE bool serialize_bits(S& s, T& v, int bits) noexcept {
-    const std::size_t at = s.bits_processed();
-    if (static_cast<unsigned>(bits) > 64u) [[unlikely]] return s.fail(errc::invalid_value, at);
-    if constexpr (S::is_reading) {
-        std::uint64_t x = 0;
-        if (!s.process_bits(x, bits)) return false;
-        if constexpr (std::numeric_limits<T>::digits < 64)
-            if (x > std::numeric_limits<T>::max()) [[unlikely]] return s.fail(errc::out_of_range, at);
-        v = static_cast<T>(x);
-        return true;
-    } else {
-        const std::uint64_t x = v;
-        if (bits < 64 && (x >> bits) != 0) [[unlikely]] return s.fail(errc::out_of_range, at);
-        return s.process_bits(x, bits);
-    }
+    if (static_cast<unsigned>(bits) > 64u) [[unlikely]] return s.fail(errc::invalid_value, s.bits_processed());
+    return detail::serialize_code(s, v, detail::bits_encoding{bits});
 }
 
 /// An integer of any integral type in [min, max], sent as (v - min) in
@@ -65,64 +53,28 @@ NETSER_INLINE bool serialize_bits(S& s, T& v, int bits) noexcept {
 /// above max - min, fails with out_of_range.
 template <stream S, std::integral T, std::integral L, std::integral H>
 NETSER_INLINE bool serialize_int(S& s, T& v, L min, H max) noexcept {
-    const std::size_t at = s.bits_processed();
     if (!detail::in_range_of<T>(min) || !detail::in_range_of<T>(max) ||
         std::cmp_greater(detail::widen(min), detail::widen(max))) [[unlikely]]
-        return s.fail(errc::invalid_value, at);
-    const auto lo = static_cast<T>(min);
-    const auto hi = static_cast<T>(max);
-    // Differences modulo 2^64 are exact because the true difference is below 2^64.
-    const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
-    const int bits = bits_required_for_span(span);
-    if constexpr (S::is_reading) {
-        std::uint64_t code = 0;
-        if (!s.process_bits(code, bits)) return false;
-        if (code > span) [[unlikely]] return s.fail(errc::out_of_range, at);
-        v = static_cast<T>(static_cast<std::uint64_t>(lo) + code);
-        return true;
-    } else {
-        if (v < lo || v > hi) [[unlikely]] return s.fail(errc::out_of_range, at);
-        return s.process_bits(static_cast<std::uint64_t>(v) - static_cast<std::uint64_t>(lo), bits);
-    }
+        return s.fail(errc::invalid_value, s.bits_processed());
+    return detail::serialize_code(s, v, detail::range_encoding<T>{static_cast<T>(min), static_cast<T>(max)});
 }
 
 /// One bit.
 template <stream S>
 NETSER_INLINE bool serialize_bool(S& s, bool& v) noexcept {
-    if constexpr (S::is_reading) {
-        std::uint64_t x = 0;
-        if (!s.process_bits(x, 1)) return false;
-        v = x != 0;
-        return true;
-    } else {
-        return s.process_bits(v ? 1u : 0u, 1);
-    }
+    return detail::serialize_code(s, v, detail::bool_encoding{});
 }
 
 /// The 32 IEEE-754 bits, bit-exact (NaN payloads and infinities included).
 template <stream S>
 NETSER_INLINE bool serialize_float(S& s, float& v) noexcept {
-    if constexpr (S::is_reading) {
-        std::uint64_t x = 0;
-        if (!s.process_bits(x, 32)) return false;
-        v = std::bit_cast<float>(static_cast<std::uint32_t>(x));
-        return true;
-    } else {
-        return s.process_bits(std::bit_cast<std::uint32_t>(v), 32);
-    }
+    return detail::serialize_code(s, v, detail::raw_encoding{});
 }
 
 /// The 64 IEEE-754 bits, bit-exact.
 template <stream S>
 bool serialize_double(S& s, double& v) noexcept {
-    if constexpr (S::is_reading) {
-        std::uint64_t x = 0;
-        if (!s.process_bits(x, 64)) return false;
-        v = std::bit_cast<double>(x);
-        return true;
-    } else {
-        return s.process_bits(std::bit_cast<std::uint64_t>(v), 64);
-    }
+    return detail::serialize_code(s, v, detail::raw_encoding{});
 }
 
 /// A float quantized with precomputed parameters (see quantization). Values outside
@@ -130,18 +82,8 @@ bool serialize_double(S& s, double& v) noexcept {
 /// fails the read with out_of_range.
 template <stream S>
 NETSER_INLINE bool serialize_quantized(S& s, float& v, const quantization& q) noexcept {
-    const std::size_t at = s.bits_processed();
-    if (!q.valid) [[unlikely]] return s.fail(errc::invalid_value, at);
-    if constexpr (S::is_reading) {
-        std::uint64_t code = 0;
-        if (!s.process_bits(code, q.bits)) return false;
-        if (code > q.max_int) [[unlikely]] return s.fail(errc::out_of_range, at);
-        v = q.decode(static_cast<std::uint32_t>(code));
-        return true;
-    } else {
-        if (v != v) [[unlikely]] return s.fail(errc::invalid_value, at);
-        return s.process_bits(q.encode(v), q.bits);
-    }
+    if (!q.valid) [[unlikely]] return s.fail(errc::invalid_value, s.bits_processed());
+    return detail::serialize_code(s, v, q);
 }
 
 /// A float in [min, max] at `resolution` (the reference library's compressed float).
