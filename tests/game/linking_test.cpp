@@ -81,7 +81,8 @@ TEST_CASE("a linked pointer reads as the reader's object with the same id", "[ga
         REQUIRE(their_links.add(&theirs[i], id));
     }
     for (int round = 0; round < 500; ++round) {
-        const std::size_t a = rng() % 61, b = rng() % 61; // 60 = nullptr
+        // rng() is 64 bits wide; the remainder fits any size_t.
+        const auto a = static_cast<std::size_t>(rng() % 61), b = static_cast<std::size_t>(rng() % 61); // 60 = nullptr
         const Unit in{a < 60 ? &mine[a] : nullptr, b < 60 ? &mine[b] : nullptr};
         const auto bytes = unhex(write(in, &my_links).hex);
         Unit out{&theirs[0], &theirs[0]};

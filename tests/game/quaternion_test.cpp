@@ -104,6 +104,18 @@ error_figures measure(const Codec& codec, int samples) {
 
 constexpr int samples = 100000;
 
+// The rotation angle between unit quaternions from their distance: 4 asin(|q - q'| / 2),
+// with the sign of q' that is nearer. Unlike 2 acos |q . q'|, it stays accurate when the
+// angle is tiny.
+double chord_angle(const Quat& q, const Quat& r) {
+    double minus = 0, plus = 0;
+    for (const auto& [a, b] : {std::pair{q.x, r.x}, std::pair{q.y, r.y}, std::pair{q.z, r.z}, std::pair{q.w, r.w}}) {
+        minus += (double{a} - b) * (double{a} - b);
+        plus += (double{a} + b) * (double{a} + b);
+    }
+    return 4 * std::asin(std::min(1.0, std::sqrt(std::min(minus, plus)) / 2));
+}
+
 // The bounds documented in docs/game_encodings.md, in units of half a step e. Each sent
 // component is off by at most e; the rebuilt one by sum(c_i d_i) / c_max <= 3 e (all four
 // at 1/2), so |q - q'| <= sqrt(3 + 9) e and the rotation angle 2 |q - q'| <= 2 sqrt(12) e.
@@ -209,6 +221,53 @@ TEST_CASE("smallest_three round trips random unit quaternions within the documen
         CHECK(f.component <= smallest_three_component_bound * e);
         CHECK(f.angle <= smallest_three_angle_bound * e);
         CHECK(f.norm <= 1e-6); // always a unit quaternion
+    }
+}
+
+// Near ties the plain fields (the largest component rebuilt, the others at their nearest
+// codes) may be no fixed point; the writer then sends the fixed point that reads closest
+// (docs/game_encodings.md). Those stay within the same bounds (the angle from chord_angle:
+// at 16 bits, 2 acos of a dot product near 1 would be mostly float rounding).
+TEST_CASE("smallest_three stays within the documented error near ties, where the writer may send other fields",
+          "[game][quaternion][random]") {
+    std::mt19937_64 rng(17);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    for (const int bits : {4, 7, 9, 10, 12, 16}) {
+        const netser::smallest_three codec{bits};
+        const double e = half_step_smallest_three(bits);
+        double component = 0, angle = 0;
+        int inputs = 0, changed = 0;
+        for (int i = 0; i < 40000; ++i) {
+            // The 2, 3 or 4 largest components of one magnitude, random signs, one of them
+            // nudged by up to 2 steps; the rest random and smaller; normalised in double.
+            std::array<double, 4> c{};
+            for (double& v : c) v = unit(rng);
+            const std::size_t k = 2 + static_cast<std::size_t>(i % 3);
+            for (std::size_t j = 0; j < k; ++j) c[j] = std::copysign(1.0, c[j]);
+            c[0] += unit(rng) * 4 * e;
+            std::shuffle(c.begin(), c.end(), rng);
+            double n = 0;
+            for (double v : c) n += v * v;
+            n = std::sqrt(n);
+            const Quat q{static_cast<float>(c[0] / n), static_cast<float>(c[1] / n), static_cast<float>(c[2] / n),
+                         static_cast<float>(c[3] / n)};
+            const auto bytes = codec_write(codec, q);
+            const Quat out = codec_read<netser::smallest_three, Quat>(codec, bytes);
+            ++inputs;
+            // The plain fields: what the old writer sent (the largest |component| rebuilt, no search).
+            std::array<float, 4> a{q.x, q.y, q.z, q.w};
+            std::size_t largest = 0;
+            for (std::size_t j = 1; j < 4; ++j)
+                if (std::fabs(a[j]) > std::fabs(a[largest])) largest = j;
+            if (static_cast<std::size_t>(std::to_integer<unsigned>(bytes[0]) & 3u) != largest) ++changed;
+            component = std::max(component, component_error(q, out));
+            angle = std::max(angle, chord_angle(q, out));
+        }
+        INFO(bits << " bits: " << inputs << " near ties, " << changed << " sent with another index; component "
+                  << component / e << " e, angle " << angle / e << " e");
+        CHECK(changed > 0); // the case arises
+        CHECK(component <= smallest_three_component_bound * e);
+        CHECK(angle <= smallest_three_angle_bound * e);
     }
 }
 

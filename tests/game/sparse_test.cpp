@@ -107,6 +107,9 @@ reference_writer model_packet(const nibbles<N>& slots) {
     return w;
 }
 
+// [0, n): rng() is 64 bits wide, the remainder fits a 32-bit size_t.
+std::size_t below(std::mt19937_64& rng, std::size_t n) { return static_cast<std::size_t>(rng() % n); }
+
 // Random slots at density p, or clustered: runs of 1..20 present slots, gaps of 1..150.
 template <std::size_t N>
 nibbles<N> random_slots(std::mt19937_64& rng, double p, bool clustered) {
@@ -117,11 +120,11 @@ nibbles<N> random_slots(std::mt19937_64& rng, double p, bool clustered) {
             if (present(rng)) slot = static_cast<std::uint8_t>(rng() % 16);
         return s;
     }
-    std::size_t i = rng() % 150;
+    std::size_t i = below(rng, 150);
     while (i < N) {
-        const std::size_t run = 1 + rng() % 20;
+        const std::size_t run = 1 + below(rng, 20);
         for (std::size_t k = 0; k < run && i < N; ++k, ++i) s[i] = static_cast<std::uint8_t>(rng() % 16);
-        i += 1 + rng() % 150;
+        i += 1 + below(rng, 150);
     }
     return s;
 }
