@@ -80,7 +80,11 @@ public:
             out.push_back(std::move(r));
         }
         std::sort(out.begin(), out.end(), [this](const profile_row& a, const profile_row& b) {
-            return sort_key(a.path) < sort_key(b.path);
+            const auto ka = sort_key(a.path), kb = sort_key(b.path);
+            // Element by element: vector's operator< compares size_t keys with memcmp on
+            // big-endian hosts, which misorders them under qemu-s390x.
+            return std::lexicographical_compare(ka.begin(), ka.end(), kb.begin(), kb.end(),
+                                                [](std::size_t x, std::size_t y) { return x < y; });
         });
         return out;
     }
