@@ -432,11 +432,6 @@ NETSER_INLINE bool serialize_bases(S& s, C& obj, L<B...>) {
     return (serialize_value<no_attrs>(s, static_cast<typename B::type&>(obj)) && ...);
 }
 
-// Adds a member's name to the path of its failure (out of line: only failures pay).
-NETSER_COLD inline void add_member_to_path(error& e, std::string_view name) noexcept {
-    e.prepend_member(name);
-}
-
 // A member fails with `code` at `bit`: one call where the failure is detected.
 template <stream S>
 NETSER_COLD void fail_member(S& s, errc code, std::size_t bit, std::string_view name) noexcept {
@@ -445,37 +440,20 @@ NETSER_COLD void fail_member(S& s, errc code, std::size_t bit, std::string_view 
 }
 
 // A member that needs its struct (only_if reads a flag of it) or that is not simply
-// its value's encoding (skip, check).
-template <class C, std::size_t I>
+// its value's encoding (skip, check): serialize_member handles it.
 struct special_member {};
 
 template <class C, std::size_t I>
 constexpr auto member_encoding() noexcept {
     using P = member_attrs<C, I>;
-    if constexpr (has_attr<P, attr_kind::skip> || has_attr<P, attr_kind::only_if> || has_attr<P, attr_kind::check>) {
-        return special_member<C, I>{};
-    } else {
-        using D = boost::mp11::mp_at_c<described_members<C>, I>;
-        return encoding_of<P, std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>>();
-    }
+    if constexpr (has_attr<P, attr_kind::skip> || has_attr<P, attr_kind::only_if> || has_attr<P, attr_kind::check>)
+        return special_member{};
+    else
+        return encoding_of<P, member_type<C, I>>();
 }
 
 template <class C, std::size_t I>
 inline constexpr auto member_encoding_v = member_encoding<C, I>();
-
-// One member: shared by every member of any struct with the same type and kind of
-// encoding (the struct comes as void*, used only by special members).
-template <stream S, class M, class E>
-NETSER_INLINE bool serialize_member_as(S& s, M& m, E e, std::string_view name, void*) {
-    if (apply_encoding(s, m, e)) [[likely]] return true;
-    add_member_to_path(s.error(), name);
-    return false; // seen by the caller, which stops here
-}
-
-template <stream S, class M, class C, std::size_t I>
-NETSER_INLINE bool serialize_member_as(S& s, M&, special_member<C, I>, std::string_view, void* obj) {
-    return serialize_member<C, I>(s, *static_cast<C*>(obj));
-}
 
 // ---- members in a row with fixed-width encodings travel packed ------------------
 //
@@ -488,8 +466,7 @@ template <class C, std::size_t I>
 constexpr int member_code_bits() noexcept {
     using E = std::remove_const_t<decltype(member_encoding_v<C, I>)>;
     if constexpr (is_fixed_width<E>) {
-        using D = boost::mp11::mp_at_c<described_members<C>, I>;
-        return code_bits<std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>>(member_encoding_v<C, I>);
+        return code_bits<member_type<C, I>>(member_encoding_v<C, I>);
     } else {
         return -1; // not fixed width
     }
@@ -594,7 +571,7 @@ NETSER_INLINE bool serialize_packed(S& s, C& obj, std::index_sequence<J...>) {
     if constexpr (S::is_reading) {
         // A whole run is one read of a constant width; a truncated one reads what is left.
         if (!(room == total ? s.process_bits(word, total) : read_partial_run(s, word, room))) [[unlikely]] {
-            add_member_to_path(s.error(), boost::mp11::mp_at_c<L, First>::name);
+            s.error().prepend_member(boost::mp11::mp_at_c<L, First>::name);
             return false;
         }
         return (unpack_member(s, obj.*boost::mp11::mp_at_c<L, First + J>::pointer, member_encoding_v<C, First + J>,
@@ -606,7 +583,7 @@ NETSER_INLINE bool serialize_packed(S& s, C& obj, std::index_sequence<J...>) {
               ...))
             return false;
         if (s.process_bits(word, total)) [[likely]] return true; // fits: room == total
-        add_member_to_path(s.error(), boost::mp11::mp_at_c<L, First>::name);
+        s.error().prepend_member(boost::mp11::mp_at_c<L, First>::name);
         return false;
     }
 }
@@ -617,9 +594,13 @@ NETSER_INLINE bool serialize_run(S& s, C& obj) {
     constexpr std::size_t length = member_runs<C>::runs.length[Run];
     if constexpr (length > 1) {
         return serialize_packed<C, first>(s, obj, std::make_index_sequence<length>{});
+    } else if constexpr (std::is_same_v<std::remove_const_t<decltype(member_encoding_v<C, first>)>, special_member>) {
+        return serialize_member<C, first>(s, obj);
     } else {
         using D = boost::mp11::mp_at_c<described_members<C>, first>;
-        return serialize_member_as(s, obj.*D::pointer, member_encoding_v<C, first>, D::name, &obj);
+        if (apply_encoding(s, obj.*D::pointer, member_encoding_v<C, first>)) [[likely]] return true;
+        s.error().prepend_member(D::name);
+        return false;
     }
 }
 
@@ -698,14 +679,14 @@ NETSER_INLINE bool serialize_value(S& s, T& v) {
                       "netser: an integer member takes netser::range, netser::bits or netser::common; remove the "
                       "other attributes");
         return serialize_with_common<P>(s, v, [](S& st, T& x) {
-            return apply_encoding(st, x, plain_encoding_of<without<P, attr_kind::common>, T>());
+            return apply_encoding(st, x, plain_encoding_of<P, T>());
         });
     } else if constexpr (std::is_floating_point_v<T>) {
         static_assert(only_kinds<P, attr_kind::quantize, attr_kind::common, attr_kind::finite>,
                       "netser: a float member takes netser::quantize, netser::common or netser::finite; remove the "
                       "other attributes");
         const auto plain = [](S& st, T& x) {
-            return apply_encoding(st, x, plain_encoding_of<without<P, attr_kind::common, attr_kind::finite>, T>());
+            return apply_encoding(st, x, plain_encoding_of<P, T>());
         };
         if constexpr (has_attr<P, attr_kind::finite>) {
             const std::size_t at = s.bits_processed();

@@ -42,6 +42,11 @@ using described_bases = boost::describe::describe_bases<C, boost::describe::mod_
 template <class C>
 inline constexpr auto description_of = netser_description(static_cast<C**>(nullptr));
 
+// The type of described member I of C.
+template <class C, std::size_t I>
+using member_type =
+    std::remove_cvref_t<decltype(std::declval<C&>().*boost::mp11::mp_at_c<described_members<C>, I>::pointer)>;
+
 // The attributes of member I of C, as a provider usable in constant expressions.
 template <class C, std::size_t I>
 struct member_attrs {

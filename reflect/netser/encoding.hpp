@@ -75,7 +75,8 @@ inline bool valid_utf8(std::string_view text) noexcept {
     return true;
 }
 
-// The encoding of an integer or float member without common / finite.
+// The encoding of an integer or float member (common and finite, handled around it,
+// are ignored here).
 template <class P, class T>
 constexpr auto plain_encoding_of() noexcept {
     constexpr auto& a = P::value;
