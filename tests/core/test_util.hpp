@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <ostream>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -23,6 +24,20 @@
 #include <vector>
 
 namespace netser_test {
+
+/// A failure's code, bit and path, for one CHECK.
+struct failure {
+    netser::errc code;
+    std::size_t bit;
+    std::string path;
+    bool operator==(const failure&) const = default;
+};
+inline failure fail(netser::errc code, std::size_t bit, std::string path) { return {code, bit, std::move(path)}; }
+inline failure failure_of(const netser::error& e) { return {e.code, e.bit, std::string(e.path())}; }
+
+inline std::ostream& operator<<(std::ostream& os, const failure& f) {
+    return os << netser::to_string(f.code) << " at bit " << f.bit << " in \"" << f.path << '"';
+}
 
 /// "8D 06": upper-case hex bytes separated by one space ("" when empty).
 inline std::string hex(std::span<const std::byte> bytes) {

@@ -189,19 +189,9 @@ netser::error read_forged(const reference_writer& forged, T& out, std::size_t* b
     return read_bytes(bytes, out, bits, context);
 }
 
-/// A failure's code, bit and path, for one CHECK.
-struct failure {
-    netser::errc code;
-    std::size_t bit;
-    std::string path;
-    bool operator==(const failure&) const = default;
-};
-inline failure fail(netser::errc code, std::size_t bit, std::string path) { return {code, bit, std::move(path)}; }
-inline failure failure_of(const netser::error& e) { return {e.code, e.bit, std::string(e.path())}; }
-
-inline std::ostream& operator<<(std::ostream& os, const failure& f) {
-    return os << netser::to_string(f.code) << " at bit " << f.bit << " in \"" << f.path << '"';
-}
+using netser_test::fail;
+using netser_test::failure;
+using netser_test::failure_of;
 
 /// Writes with a codec object directly (codec.serialize(stream, value)); returns the bytes.
 template <class Codec, class T>
