@@ -171,6 +171,20 @@ TEST_CASE("smallest_three negates a quaternion whose largest component is negati
     CHECK(out.q.w == Approx(0.5).margin(0.002));
 }
 
+// An exact tie, (r, 0, 0, r) with r = 1/sqrt 2, at 9 bits (max_int 511). Its plain fields
+// (index 0; y, z = 256, w = 511) read back with x = sqrt(1 - w^2 - ...) below w, so a
+// re-write would pick index 3: no fixed point. The writer moves w's code one step towards
+// 0 (510 reads 0.70434; x then rebuilds to 0.70986, the largest): index 0 and codes 256,
+// 256, 510, i.e. bits 10, 19 and 21-28. Index 3 with x at 510 is as close; the first wins.
+TEST_CASE("smallest_three sends an exact tie as fields that write back to themselves", "[game][quaternion][golden]") {
+    const float r = 0.70710678f;
+    CHECK(write(Rot9{{r, 0, 0, r}}).hex == "00 04 E8 1F");
+    Rot9 out;
+    REQUIRE_FALSE(read_hex("00 04 E8 1F", out));
+    CHECK(out.q.x > out.q.w);
+    CHECK(write(out).hex == "00 04 E8 1F");
+}
+
 // (0, -1, 0, 0): index 1, negated to (0, 1, 0, 0) (x, z, w = -0: the mid code).
 TEST_CASE("smallest_three sends a half-turn about y as index 1", "[game][quaternion][golden]") {
     CHECK(write(Rot9{{0, -1, 0, 0}}).hex == "01 04 08 10");
