@@ -417,13 +417,6 @@ NETSER_INLINE bool leave_nested(S& s, bool ok) noexcept {
     return ok;
 }
 
-// A member fails with `code` at `bit`: one call where the failure is detected.
-template <stream S>
-NETSER_COLD void fail_member(S& s, errc code, std::size_t bit, std::string_view name) noexcept {
-    s.fail(code, bit);
-    s.error().prepend_member(name);
-}
-
 // A member that needs its struct (only_if reads a flag of it) or that is not simply
 // its value's encoding (skip, check): serialize_member handles it.
 struct special_member {};
@@ -505,78 +498,131 @@ constexpr std::uint64_t low_bits(int width) noexcept {
     return width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
 }
 
-// One member of a packed run, on a writer or measurer: its code into `word`.
-// (Offsets and widths are arguments, constant where inlined: one instantiation
-// serves every member of the same type and kind of encoding.)
-template <stream S, class T, class E>
-NETSER_INLINE bool pack_member(S& s, const T& v, const E& e, std::uint64_t& word, int offset, int width, int room,
-                               std::size_t at, std::string_view name) {
+// One member of a packed run, on a writer or measurer: its code into `word`; false
+// when the value has none. (Offsets are arguments, constant where inlined: one
+// instantiation serves every member of the same type and kind of encoding.)
+template <class T, class E>
+NETSER_INLINE bool pack_code(const T& v, const E& e, std::uint64_t& word, int offset) noexcept {
     std::uint64_t code = 0;
-    errc c = to_code(v, e, code);
-    if (c == errc::none) [[likely]] {
-        if (offset + width <= room) [[likely]] {
-            if (width != 0) word |= code << offset;
-            return true;
-        }
-        c = errc::overflow;
-    }
-    fail_member(s, c, at + static_cast<std::size_t>(offset), name);
-    return false;
+    const bool ok = to_code(v, e, code) == errc::none;
+    word |= code << offset;
+    return ok;
 }
 
-// One member of a packed run, on a reader: its value from `word`.
-template <stream S, class T, class E>
-NETSER_INLINE bool unpack_member(S& s, T& v, const E& e, std::uint64_t word, int offset, int width, int room,
-                                 std::size_t at, std::string_view name) {
-    errc c = errc::overflow;
-    if (offset + width <= room) [[likely]] {
-        const std::uint64_t code = width != 0 ? (word >> offset) & low_bits(width) : 0;
-        c = from_code(code, v, e);
-        if (c == errc::none) [[likely]] return true;
-    }
-    fail_member(s, c, at + static_cast<std::size_t>(offset), name);
-    return false;
+// ---- the failure of a packed run: data, and one function per stream -------------
+//
+// The hot code of a run only knows that some member failed; this finds which, from a
+// table the compiler lays out as data, so that no struct carries error code of its own.
+
+// A member of a packed run, with its type erased.
+struct packed_member {
+    std::string_view name;
+    int offset; // in the run
+    int width;
+    const void* encoding;
+    void* (*address)(void* obj) noexcept;
+    errc (*code_of)(const void* value, const void* encoding, std::uint64_t& code) noexcept;
+    errc (*decode)(std::uint64_t code, void* value, const void* encoding) noexcept;
+};
+
+template <class C, std::size_t I>
+void* member_address(void* obj) noexcept {
+    return &(static_cast<C*>(obj)->*member_at<C, I>::pointer);
+}
+template <class T, class E>
+errc erased_code_of(const void* value, const void* encoding, std::uint64_t& code) noexcept {
+    return to_code(*static_cast<const T*>(value), *static_cast<const E*>(encoding), code);
+}
+template <class T, class E>
+errc erased_decode(std::uint64_t code, void* value, const void* encoding) noexcept {
+    return from_code(code, *static_cast<T*>(value), *static_cast<const E*>(encoding));
 }
 
+template <class C, std::size_t I, class E = std::remove_const_t<decltype(member_encoding_v<C, I>)>>
+inline constexpr packed_member packed_member_of{member_at<C, I>::name,
+                                                member_runs<C>::runs.offset[I],
+                                                member_runs<C>::widths[I],
+                                                &member_encoding_v<C, I>,
+                                                &member_address<C, I>,
+                                                &erased_code_of<member_type<C, I>, E>,
+                                                &erased_decode<member_type<C, I>, E>};
+
+template <class C, std::size_t First, std::size_t... J>
+inline constexpr packed_member packed_run_members[] = {packed_member_of<C, First + J>...};
+
+// Reports the first member of a failed run, as members sent one by one would: its bad
+// value or code (out_of_range, invalid_value) or the lack of room (overflow), at its
+// own bit, with its name; a reader keeps the values before it. A reader passes the
+// run it read whole (`word`, from bit `at`), or nothing: what is left is read here.
 template <stream S>
-NETSER_COLD bool read_partial_run(S& s, std::uint64_t& word, int bits) noexcept {
-    return s.process_bits(word, bits);
+NETSER_COLD bool fail_packed_run(S& s, void* obj, const packed_member* members, std::size_t count,
+                                 int total, std::size_t at, std::uint64_t word, bool read_whole) noexcept {
+    int room = total;
+    if (!read_whole) {
+        const std::size_t remaining = s.bits_remaining();
+        if (remaining < static_cast<std::size_t>(total)) room = static_cast<int>(remaining);
+        if constexpr (S::is_reading) {
+            if (!s.process_bits(word, room)) { // a stream that failed before
+                s.error().prepend_member(members[0].name);
+                return false;
+            }
+        }
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        const packed_member& m = members[i];
+        errc c = errc::none;
+        if constexpr (S::is_reading) {
+            if (m.offset + m.width <= room)
+                c = m.decode((word >> m.offset) & low_bits(m.width), m.address(obj), m.encoding);
+            else c = errc::overflow;
+        } else {
+            std::uint64_t code = 0;
+            c = m.code_of(m.address(obj), m.encoding, code);
+            if (c == errc::none && m.offset + m.width > room) c = errc::overflow;
+        }
+        if (c != errc::none) {
+            s.fail(c, at + static_cast<std::size_t>(m.offset));
+            s.error().prepend_member(m.name);
+            return false;
+        }
+    }
+    s.fail(errc::overflow, at); // the stream refused the run (it had failed before)
+    s.error().prepend_member(members[0].name);
+    return false;
 }
 
-// Run `Run` of C: one member, or several packed into one word (J indexes them).
+// Run `Run` of C: one member, or several whose codes go into one word (J indexes
+// them), which goes through the bit-packer once: one room check, one load or store.
+// The codes are checked together; which member failed is found only on failure.
 template <class C, std::size_t Run, stream S, std::size_t... J>
 NETSER_INLINE bool serialize_run(S& s, C& obj, std::index_sequence<J...>) {
     using R = member_runs<C>;
     constexpr std::size_t first = R::runs.first[Run];
-    using D = member_at<C, first>;
     if constexpr (sizeof...(J) > 1) {
         constexpr int total = R::runs.bits[Run];
-        const std::size_t at = s.bits_processed();
-        const std::size_t remaining = s.bits_remaining();
-        // The bits that fit: a member past them fails with overflow, as it would alone.
-        const int room = remaining < static_cast<std::size_t>(total) ? static_cast<int>(remaining) : total;
+        constexpr const packed_member* table = packed_run_members<C, first, J...>;
         std::uint64_t word = 0;
+        bool ok = true;
         if constexpr (S::is_reading) {
-            // A whole run is one read of a constant width; a truncated one reads what is left.
-            if (!(room == total ? s.process_bits(word, total) : read_partial_run(s, word, room))) [[unlikely]] {
-                s.error().prepend_member(D::name);
-                return false;
+            if (s.bits_remaining() >= static_cast<std::size_t>(total) && s.process_bits(word, total)) [[likely]] {
+                ((ok &= from_code((word >> R::runs.offset[first + J]) & low_bits(R::widths[first + J]),
+                                  obj.*member_at<C, first + J>::pointer,
+                                  member_encoding_v<C, first + J>) == errc::none),
+                 ...);
+                if (ok) [[likely]] return true;
+                return fail_packed_run(s, &obj, table, sizeof...(J), total, s.bits_processed() - total, word, true);
             }
-            return (unpack_member(s, obj.*member_at<C, first + J>::pointer, member_encoding_v<C, first + J>,
-                                  word, R::runs.offset[first + J], R::widths[first + J], room, at,
-                                  member_at<C, first + J>::name) &&
-                    ...);
         } else {
-            if (!(pack_member(s, obj.*member_at<C, first + J>::pointer, member_encoding_v<C, first + J>,
-                              word, R::runs.offset[first + J], R::widths[first + J], room, at,
-                              member_at<C, first + J>::name) &&
-                  ...))
-                return false;
-            if (s.process_bits(word, total)) [[likely]] return true; // fits: room == total
-            s.error().prepend_member(D::name);
-            return false;
+            if (s.bits_remaining() >= static_cast<std::size_t>(total)) [[likely]] {
+                ((ok &= pack_code(obj.*member_at<C, first + J>::pointer, member_encoding_v<C, first + J>, word,
+                                  R::runs.offset[first + J])),
+                 ...);
+                if (ok && s.process_bits(word, total)) [[likely]] return true;
+            }
         }
+        return fail_packed_run(s, &obj, table, sizeof...(J), total, s.bits_processed(), 0, false);
     } else {
+        using D = member_at<C, first>;
         using E = std::remove_const_t<decltype(member_encoding_v<C, first>)>;
         if constexpr (std::is_same_v<E, special_member>) {
             return serialize_member<C, first>(s, obj);

@@ -86,14 +86,11 @@ struct member_attrs {
     static constexpr auto value = slot_get<I>(description_of<C>.members);
 };
 
-template <class C>
-constexpr bool has_array_member() noexcept {
-    bool any = false;
-    boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
-        if (std::is_array_v<std::remove_cvref_t<decltype(std::declval<C&>().*d.pointer)>>) any = true;
-    });
-    return any;
-}
+template <class C, class L = described_members<C>>
+inline constexpr bool has_array_member = false;
+template <class C, template <class...> class L, class... D>
+inline constexpr bool has_array_member<C, L<D...>> =
+    (std::is_array_v<std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>> || ...);
 
 // Converts to any member type (a prvalue, so move-only members take it too); only
 // named inside unevaluated braces.
@@ -119,7 +116,7 @@ constexpr bool lists_every_member() noexcept {
     constexpr std::size_t listed = boost::mp11::mp_size<described_members<C>>::value;
     if constexpr (!std::is_aggregate_v<C> || boost::mp11::mp_size<described_bases<C>>::value != 0) {
         return true; // only aggregates without bases can be counted
-    } else if constexpr (has_array_member<C>()) {
+    } else if constexpr (has_array_member<C>) {
         // Brace elision spreads the initializers over a C array's elements.
         return true;
     } else {
