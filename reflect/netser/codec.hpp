@@ -673,6 +673,16 @@ bool serialize_struct_outlined(S& s, C& obj) {
     }
 }
 
+// A described struct: straight to its body (each layer in between would be optimized
+// again wherever the body is inlined).
+template <class P, stream S, class C>
+NETSER_INLINE bool serialize_struct(S& s, C& obj) {
+    if constexpr (inline_struct<P, C>)
+        return serialize_struct_body<P>(s, obj, described_bases<C>{}, struct_indices<P, S, C>{});
+    else
+        return serialize_struct_outlined<P>(s, obj);
+}
+
 // Plain aggregates through Boost.PFR: default encodings, fields named "field<i>".
 template <class P, stream S, class T>
 bool serialize_aggregate(S& s, T& obj) {
@@ -767,11 +777,7 @@ NETSER_INLINE bool serialize_value(S& s, T& v) {
     } else if constexpr (adl::has_serialize<S, T>) {
         return adl::call(s, v);
     } else if constexpr (described<T>) {
-        // Straight to the body: each layer in between would be optimized again.
-        if constexpr (inline_struct<P, T>)
-            return serialize_struct_body<P>(s, v, described_bases<T>{}, struct_indices<P, S, T>{});
-        else
-            return serialize_struct_outlined<P>(s, v);
+        return serialize_struct<P>(s, v);
     } else if constexpr (std::is_aggregate_v<T>) {
         if constexpr (is_recursive_type<T>())
             return enter_nested(s) && leave_nested(s, serialize_aggregate<P>(s, v));
