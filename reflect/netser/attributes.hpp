@@ -116,42 +116,29 @@ inline constexpr sparse_attr sparse{};
 
 namespace detail {
 
+// A fixed list of values of different types, lighter to compile than std::tuple (no
+// converting constructors to check): slot I is a base, found by deduction.
+template <std::size_t I, class T>
+struct slot {
+    T item;
+};
+template <std::size_t I, class T>
+constexpr const T& slot_get(const slot<I, T>& s) noexcept {
+    return s.item;
+}
+template <class Indices, class... T>
+struct slots;
+template <std::size_t... I, class... T>
+struct slots<std::index_sequence<I...>, T...> : slot<I, T>... {};
+template <class... T>
+using slot_list = slots<std::index_sequence_for<T...>, T...>;
+
 // One member's attributes.
 template <class... A>
 struct attr_pack {
-    std::tuple<A...> items;
+    slot_list<A...> items;
 
     static constexpr std::size_t size = sizeof...(A);
-
-    template <attr_kind K>
-    static constexpr std::size_t index_of() noexcept {
-        std::size_t i = 0, found = sizeof...(A);
-        ((kind_of<A>() == K && found == sizeof...(A) ? (found = i, ++i) : ++i), ...);
-        return found;
-    }
-    template <attr_kind K>
-    static constexpr bool has() noexcept { return index_of<K>() < sizeof...(A); }
-    template <attr_kind K>
-    constexpr const auto& get() const noexcept { return std::get<index_of<K>()>(items); }
-
-    // A user attribute: anything without a netser kind.
-    static constexpr std::size_t user_index() noexcept {
-        std::size_t i = 0, found = sizeof...(A);
-        ((!has_kind<A>() && found == sizeof...(A) ? (found = i, ++i) : ++i), ...);
-        return found;
-    }
-    static constexpr bool has_user() noexcept { return user_index() < sizeof...(A); }
-    // A user attribute that is a codec for V (else it is meant for V's elements).
-    template <class V>
-    static constexpr bool user_codec_for() noexcept {
-        if constexpr (has_user()) {
-            using U = std::tuple_element_t<user_index(), std::tuple<A...>>;
-            return requires(const U& u, measure_stream& m, V& v) { u.serialize(m, v); };
-        } else {
-            return false;
-        }
-    }
-    constexpr const auto& user() const noexcept { return std::get<user_index()>(items); }
 
     template <class X>
     static constexpr bool has_kind() noexcept {
@@ -162,11 +149,56 @@ struct attr_pack {
         if constexpr (has_kind<X>()) return X::kind;
         else return static_cast<attr_kind>(-1);
     }
+    static constexpr attr_kind kinds[sizeof...(A) + 1] = {kind_of<A>()..., static_cast<attr_kind>(-1)};
+
+    template <attr_kind K>
+    static constexpr std::size_t index_of() noexcept {
+        for (std::size_t i = 0; i < sizeof...(A); ++i)
+            if (kinds[i] == K) return i;
+        return sizeof...(A);
+    }
+    template <attr_kind K>
+    static constexpr bool has() noexcept { return index_of<K>() < sizeof...(A); }
+    template <attr_kind K>
+    constexpr const auto& get() const noexcept { return slot_get<index_of<K>()>(items); }
+    // True when every attribute is of one of the given kinds.
+    template <attr_kind... Allowed>
+    static constexpr bool only() noexcept {
+        constexpr attr_kind allowed[] = {Allowed..., static_cast<attr_kind>(-1)};
+        for (std::size_t i = 0; i < sizeof...(A); ++i) {
+            bool found = false;
+            for (std::size_t k = 0; k < sizeof...(Allowed); ++k) found = found || kinds[i] == allowed[k];
+            if (!found) return false;
+        }
+        return true;
+    }
+
+    // A user attribute: anything without a netser kind.
+    static constexpr std::size_t user_index() noexcept { return index_of<static_cast<attr_kind>(-1)>(); }
+    static constexpr bool has_user() noexcept { return user_index() < sizeof...(A); }
+    // A user attribute that is a codec for V (else it is meant for V's elements).
+    template <class V>
+    static constexpr bool user_codec_for() noexcept {
+        if constexpr (has_user()) {
+            using U = std::remove_cvref_t<decltype(slot_get<user_index()>(std::declval<const slot_list<A...>&>()))>;
+            return requires(const U& u, measure_stream& m, V& v) { u.serialize(m, v); };
+        } else {
+            return false;
+        }
+    }
+    constexpr const auto& user() const noexcept { return slot_get<user_index()>(items); }
+
+    // f(attribute) for each attribute, in order.
+    template <class F>
+    constexpr void for_each(F&& f) const {
+        [&]<std::size_t... I>(std::index_sequence<I...>) { (f(slot_get<I>(items)), ...); }(
+            std::index_sequence_for<A...>{});
+    }
 };
 
 template <class... A>
 constexpr attr_pack<A...> make_attr_pack(A... a) noexcept {
-    return {{a...}};
+    return {{{a}...}};
 }
 
 template <class X, attr_kind... Removed>
@@ -175,26 +207,23 @@ constexpr bool is_removed() noexcept {
     else return false;
 }
 
-template <attr_kind... Removed, class X>
-constexpr auto keep_unless_removed(const X& x) noexcept {
-    if constexpr (is_removed<X, Removed...>()) return std::tuple<>();
-    else return std::tuple<X>(x);
-}
-
-template <class... A>
-constexpr attr_pack<A...> pack_from_tuple(const std::tuple<A...>& t) noexcept {
-    return {t};
-}
-
-template <attr_kind... Removed, class... A, std::size_t... I>
-constexpr auto filter_pack_impl(const attr_pack<A...>& p, std::index_sequence<I...>) noexcept {
-    return pack_from_tuple(std::tuple_cat(keep_unless_removed<Removed...>(std::get<I>(p.items))...));
-}
-
 // The pack without the attributes of the given kinds (user attributes are kept).
 template <attr_kind... Removed, class... A>
 constexpr auto filter_pack(const attr_pack<A...>& p) noexcept {
-    return filter_pack_impl<Removed...>(p, std::index_sequence_for<A...>{});
+    constexpr std::size_t n = sizeof...(A);
+    constexpr bool kept[n + 1] = {!is_removed<A, Removed...>()..., false};
+    constexpr auto kept_indices = [&] {
+        struct list {
+            std::size_t count = 0;
+            std::size_t index[n + 1]{};
+        } r;
+        for (std::size_t i = 0; i < n; ++i)
+            if (kept[i]) r.index[r.count++] = i;
+        return r;
+    }();
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+        return make_attr_pack(slot_get<kept_indices.index[K]>(p.items)...);
+    }(std::make_index_sequence<kept_indices.count>{});
 }
 
 // Attribute providers: a type whose static constexpr `value` is an attr_pack, so that
@@ -218,7 +247,7 @@ inline constexpr bool has_attr = pack_of<P>::template has<K>();
 
 // True when the pack holds no attribute other than the given kinds.
 template <class P, attr_kind... Allowed>
-inline constexpr bool only_kinds = pack_of<without<P, Allowed...>>::size == 0;
+inline constexpr bool only_kinds = pack_of<P>::template only<Allowed...>();
 
 } // namespace detail
 } // namespace netser

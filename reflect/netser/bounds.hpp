@@ -85,7 +85,7 @@ constexpr bit_bounds described_bounds() noexcept {
         [&](auto b) { total = total + value_bounds<no_attrs, typename decltype(b)::type>(); });
     constexpr std::size_t n = boost::mp11::mp_size<described_members<C>>::value;
     boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto i) {
-        using D = boost::mp11::mp_at_c<described_members<C>, decltype(i)::value>;
+        using D = member_at<C, decltype(i)::value>;
         using M = std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>;
         if constexpr (pack_of<P>::size != 0) {
             total = total + value_bounds<P, M>();
@@ -226,7 +226,7 @@ constexpr std::size_t min_bits_value() noexcept {
             [&](auto b) { total += min_bits_value<no_attrs, typename decltype(b)::type>(); });
         constexpr std::size_t n = boost::mp11::mp_size<described_members<T>>::value;
         boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto i) {
-            using D = boost::mp11::mp_at_c<described_members<T>, decltype(i)::value>;
+            using D = member_at<T, decltype(i)::value>;
             using M = std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>;
             using MP = member_attrs<T, decltype(i)::value>;
             if constexpr (pack_of<P>::size != 0) {

@@ -31,8 +31,6 @@ namespace netser::detail {
 template <class P, stream S, class T>
 NETSER_INLINE bool serialize_value(S& s, T& v);
 
-template <class P, stream S, class C>
-NETSER_INLINE bool serialize_described_members(S& s, C& obj);
 
 template <stream S, class T, class P>
 NETSER_INLINE bool apply_encoding(S& s, T& v, attribute_encoding<P>) {
@@ -300,7 +298,7 @@ constexpr std::size_t member_index_of(F flag) noexcept {
 
 template <class C, std::size_t I, stream S>
 NETSER_INLINE bool serialize_member(S& s, C& obj) {
-    using D = boost::mp11::mp_at_c<described_members<C>, I>;
+    using D = member_at<C, I>;
     using P = member_attrs<C, I>;
     if constexpr (has_attr<P, attr_kind::skip>) {
         return true;
@@ -336,7 +334,7 @@ using component_attrs = std::conditional_t<pack_of<P>::size != 0, P, member_attr
 
 template <class P, class C, std::size_t I, stream S>
 NETSER_INLINE bool serialize_component(S& s, C& obj) {
-    using D = boost::mp11::mp_at_c<described_members<C>, I>;
+    using D = member_at<C, I>;
     if (profiled_value<P>(s, obj.*D::pointer, D::name)) [[likely]] return true;
     s.error().prepend_member(D::name);
     return false;
@@ -419,26 +417,6 @@ NETSER_INLINE bool leave_nested(S& s, bool ok) noexcept {
     return ok;
 }
 
-template <class P, stream S, class C>
-NETSER_INLINE bool serialize_described(S& s, C& obj) {
-    if constexpr (is_recursive_type<C>())
-        return enter_nested(s) && leave_nested(s, serialize_described_members<P>(s, obj));
-    else
-        return serialize_described_members<P>(s, obj);
-}
-
-template <stream S, class C, template <class...> class L, class... B>
-NETSER_INLINE bool serialize_bases(S& s, C& obj, L<B...>) {
-    return (serialize_value<no_attrs>(s, static_cast<typename B::type&>(obj)) && ...);
-}
-
-// A member fails with `code` at `bit`: one call where the failure is detected.
-template <stream S>
-NETSER_COLD void fail_member(S& s, errc code, std::size_t bit, std::string_view name) noexcept {
-    s.fail(code, bit);
-    s.error().prepend_member(name);
-}
-
 // A member that needs its struct (only_if reads a flag of it) or that is not simply
 // its value's encoding (skip, check): serialize_member handles it.
 struct special_member {};
@@ -493,15 +471,21 @@ struct member_runs {
         std::size_t count = 0;
         std::size_t first[members + 1]{};
         std::size_t length[members + 1]{};
+        int offset[members + 1]{}; // of each member within its run
+        int bits[members + 1]{};   // of each run
     };
     static constexpr layout runs = [] {
         layout r;
         for (std::size_t i = 0; i < members;) {
             std::size_t n = 1;
+            int bits = widths[i];
             if (widths[i] >= 0) {
-                int bits = widths[i];
-                while (i + n < members && widths[i + n] >= 0 && bits + widths[i + n] <= max_run_bits) bits += widths[i + n++];
+                while (i + n < members && widths[i + n] >= 0 && bits + widths[i + n] <= max_run_bits) {
+                    r.offset[i + n] = bits;
+                    bits += widths[i + n++];
+                }
             }
+            r.bits[r.count] = bits;
             r.first[r.count] = i;
             r.length[r.count++] = n;
             i += n;
@@ -514,127 +498,189 @@ constexpr std::uint64_t low_bits(int width) noexcept {
     return width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
 }
 
-// One member of a packed run, on a writer or measurer: its code into `word`.
-// (Offsets and widths are arguments, constant where inlined: one instantiation
-// serves every member of the same type and kind of encoding.)
-template <stream S, class T, class E>
-NETSER_INLINE bool pack_member(S& s, const T& v, const E& e, std::uint64_t& word, int offset, int width, int room,
-                               std::size_t at, std::string_view name) {
+// One member of a packed run, on a writer or measurer: its code into `word`; false
+// when the value has none. (Offsets are arguments, constant where inlined: one
+// instantiation serves every member of the same type and kind of encoding.)
+template <class T, class E>
+NETSER_INLINE bool pack_code(const T& v, const E& e, std::uint64_t& word, int offset) noexcept {
     std::uint64_t code = 0;
-    errc c = to_code(v, e, code);
-    if (c == errc::none) [[likely]] {
-        if (offset + width <= room) [[likely]] {
-            if (width != 0) word |= code << offset;
-            return true;
-        }
-        c = errc::overflow;
-    }
-    fail_member(s, c, at + static_cast<std::size_t>(offset), name);
-    return false;
+    const bool ok = to_code(v, e, code) == errc::none;
+    word |= code << offset;
+    return ok;
 }
 
-// One member of a packed run, on a reader: its value from `word`.
-template <stream S, class T, class E>
-NETSER_INLINE bool unpack_member(S& s, T& v, const E& e, std::uint64_t word, int offset, int width, int room,
-                                 std::size_t at, std::string_view name) {
-    errc c = errc::overflow;
-    if (offset + width <= room) [[likely]] {
-        const std::uint64_t code = width != 0 ? (word >> offset) & low_bits(width) : 0;
-        c = from_code(code, v, e);
-        if (c == errc::none) [[likely]] return true;
-    }
-    fail_member(s, c, at + static_cast<std::size_t>(offset), name);
-    return false;
+// ---- the failure of a packed run: data, and one function per stream -------------
+//
+// The hot code of a run only knows that some member failed; this finds which, from a
+// table the compiler lays out as data, so that no struct carries error code of its own.
+
+// A member of a packed run, with its type erased.
+struct packed_member {
+    std::string_view name;
+    int offset; // in the run
+    int width;
+    const void* encoding;
+    void* (*address)(void* obj) noexcept;
+    errc (*code_of)(const void* value, const void* encoding, std::uint64_t& code) noexcept;
+    errc (*decode)(std::uint64_t code, void* value, const void* encoding) noexcept;
+};
+
+template <class C, std::size_t I>
+void* member_address(void* obj) noexcept {
+    return &(static_cast<C*>(obj)->*member_at<C, I>::pointer);
+}
+template <class T, class E>
+errc erased_code_of(const void* value, const void* encoding, std::uint64_t& code) noexcept {
+    return to_code(*static_cast<const T*>(value), *static_cast<const E*>(encoding), code);
+}
+template <class T, class E>
+errc erased_decode(std::uint64_t code, void* value, const void* encoding) noexcept {
+    return from_code(code, *static_cast<T*>(value), *static_cast<const E*>(encoding));
 }
 
+template <class C, std::size_t I, class E = std::remove_const_t<decltype(member_encoding_v<C, I>)>>
+inline constexpr packed_member packed_member_of{member_at<C, I>::name,
+                                                member_runs<C>::runs.offset[I],
+                                                member_runs<C>::widths[I],
+                                                &member_encoding_v<C, I>,
+                                                &member_address<C, I>,
+                                                &erased_code_of<member_type<C, I>, E>,
+                                                &erased_decode<member_type<C, I>, E>};
+
+template <class C, std::size_t First, std::size_t... J>
+inline constexpr packed_member packed_run_members[] = {packed_member_of<C, First + J>...};
+
+// Reports the first member of a failed run, as members sent one by one would: its bad
+// value or code (out_of_range, invalid_value) or the lack of room (overflow), at its
+// own bit, with its name; a reader keeps the values before it. A reader passes the
+// run it read whole (`word`, from bit `at`), or nothing: what is left is read here.
 template <stream S>
-NETSER_COLD bool read_partial_run(S& s, std::uint64_t& word, int bits) noexcept {
-    return s.process_bits(word, bits);
-}
-
-template <class C, std::size_t First, stream S, std::size_t... J>
-NETSER_INLINE bool serialize_packed(S& s, C& obj, std::index_sequence<J...>) {
-    using L = described_members<C>;
-    constexpr auto& widths = member_runs<C>::widths;
-    static constexpr std::array<int, sizeof...(J)> offset = [] {
-        std::array<int, sizeof...(J)> o{};
-        int bits = 0;
-        ((o[J] = bits, bits += widths[First + J]), ...);
-        return o;
-    }();
-    constexpr int total = (0 + ... + widths[First + J]);
-    const std::size_t at = s.bits_processed();
-    const std::size_t remaining = s.bits_remaining();
-    // The bits that fit: a member past them fails with overflow, as it would alone.
-    const int room = remaining < static_cast<std::size_t>(total) ? static_cast<int>(remaining) : total;
-    std::uint64_t word = 0;
-    if constexpr (S::is_reading) {
-        // A whole run is one read of a constant width; a truncated one reads what is left.
-        if (!(room == total ? s.process_bits(word, total) : read_partial_run(s, word, room))) [[unlikely]] {
-            s.error().prepend_member(boost::mp11::mp_at_c<L, First>::name);
+NETSER_COLD bool fail_packed_run(S& s, void* obj, const packed_member* members, std::size_t count,
+                                 int total, std::size_t at, std::uint64_t word, bool read_whole) noexcept {
+    int room = total;
+    if (!read_whole) {
+        const std::size_t remaining = s.bits_remaining();
+        if (remaining < static_cast<std::size_t>(total)) room = static_cast<int>(remaining);
+        if constexpr (S::is_reading) {
+            if (!s.process_bits(word, room)) { // a stream that failed before
+                s.error().prepend_member(members[0].name);
+                return false;
+            }
+        }
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        const packed_member& m = members[i];
+        errc c = errc::none;
+        if constexpr (S::is_reading) {
+            if (m.offset + m.width <= room)
+                c = m.decode((word >> m.offset) & low_bits(m.width), m.address(obj), m.encoding);
+            else c = errc::overflow;
+        } else {
+            std::uint64_t code = 0;
+            c = m.code_of(m.address(obj), m.encoding, code);
+            if (c == errc::none && m.offset + m.width > room) c = errc::overflow;
+        }
+        if (c != errc::none) {
+            s.fail(c, at + static_cast<std::size_t>(m.offset));
+            s.error().prepend_member(m.name);
             return false;
         }
-        return (unpack_member(s, obj.*boost::mp11::mp_at_c<L, First + J>::pointer, member_encoding_v<C, First + J>,
-                              word, offset[J], widths[First + J], room, at, boost::mp11::mp_at_c<L, First + J>::name) &&
-                ...);
+    }
+    s.fail(errc::overflow, at); // the stream refused the run (it had failed before)
+    s.error().prepend_member(members[0].name);
+    return false;
+}
+
+// Run `Run` of C: one member, or several whose codes go into one word (J indexes
+// them), which goes through the bit-packer once: one room check, one load or store.
+// The codes are checked together; which member failed is found only on failure.
+template <class C, std::size_t Run, stream S, std::size_t... J>
+NETSER_INLINE bool serialize_run(S& s, C& obj, std::index_sequence<J...>) {
+    using R = member_runs<C>;
+    constexpr std::size_t first = R::runs.first[Run];
+    if constexpr (sizeof...(J) > 1) {
+        constexpr int total = R::runs.bits[Run];
+        constexpr const packed_member* table = packed_run_members<C, first, J...>;
+        std::uint64_t word = 0;
+        bool ok = true;
+        if constexpr (S::is_reading) {
+            if (s.bits_remaining() >= static_cast<std::size_t>(total) && s.process_bits(word, total)) [[likely]] {
+                ((ok &= from_code((word >> R::runs.offset[first + J]) & low_bits(R::widths[first + J]),
+                                  obj.*member_at<C, first + J>::pointer,
+                                  member_encoding_v<C, first + J>) == errc::none),
+                 ...);
+                if (ok) [[likely]] return true;
+                return fail_packed_run(s, &obj, table, sizeof...(J), total, s.bits_processed() - total, word, true);
+            }
+        } else {
+            if (s.bits_remaining() >= static_cast<std::size_t>(total)) [[likely]] {
+                ((ok &= pack_code(obj.*member_at<C, first + J>::pointer, member_encoding_v<C, first + J>, word,
+                                  R::runs.offset[first + J])),
+                 ...);
+                if (ok && s.process_bits(word, total)) [[likely]] return true;
+            }
+        }
+        return fail_packed_run(s, &obj, table, sizeof...(J), total, s.bits_processed(), 0, false);
     } else {
-        if (!(pack_member(s, obj.*boost::mp11::mp_at_c<L, First + J>::pointer, member_encoding_v<C, First + J>, word,
-                          offset[J], widths[First + J], room, at, boost::mp11::mp_at_c<L, First + J>::name) &&
-              ...))
+        using D = member_at<C, first>;
+        using E = std::remove_const_t<decltype(member_encoding_v<C, first>)>;
+        if constexpr (std::is_same_v<E, special_member>) {
+            return serialize_member<C, first>(s, obj);
+        } else {
+            bool ok;
+            if constexpr (is_attribute_encoding<E>) ok = serialize_value<member_attrs<C, first>>(s, obj.*D::pointer);
+            else ok = apply_encoding(s, obj.*D::pointer, member_encoding_v<C, first>);
+            if (ok) [[likely]] return true;
+            s.error().prepend_member(D::name);
             return false;
-        if (s.process_bits(word, total)) [[likely]] return true; // fits: room == total
-        s.error().prepend_member(boost::mp11::mp_at_c<L, First>::name);
-        return false;
+        }
     }
 }
 
-template <class C, std::size_t Run, stream S>
-NETSER_INLINE bool serialize_run(S& s, C& obj) {
-    constexpr std::size_t first = member_runs<C>::runs.first[Run];
-    constexpr std::size_t length = member_runs<C>::runs.length[Run];
-    if constexpr (length > 1) {
-        return serialize_packed<C, first>(s, obj, std::make_index_sequence<length>{});
-    } else if constexpr (std::is_same_v<std::remove_const_t<decltype(member_encoding_v<C, first>)>, special_member>) {
-        return serialize_member<C, first>(s, obj);
-    } else {
-        using D = boost::mp11::mp_at_c<described_members<C>, first>;
-        if (apply_encoding(s, obj.*D::pointer, member_encoding_v<C, first>)) [[likely]] return true;
-        s.error().prepend_member(D::name);
-        return false;
-    }
-}
-
-template <class S, class C, std::size_t... R>
-NETSER_INLINE bool serialize_runs_inline(S& s, C& obj, std::index_sequence<R...>) {
-    return (serialize_run<C, R>(s, obj) && ...);
-}
-
-// A struct with strings, containers or nested structs: one function per struct and
-// stream, left to the compiler to inline. Forcing it would make the compiler optimize
-// that whole body again at every layer above, for little gain next to the work its
-// variable-size members do.
-template <class S, class C, std::size_t... R>
-bool serialize_runs(S& s, C& obj, std::index_sequence<R...> runs) {
-    return serialize_runs_inline(s, obj, runs);
-}
-
-template <class P, stream S, class C, std::size_t... I>
-NETSER_INLINE bool serialize_members(S& s, C& obj, std::index_sequence<I...>) {
+// A described struct's bases, then its members: per member for a profiling stream or
+// per component (a vector-like struct with scalar attributes), else run by run (I
+// indexes runs).
+template <class P, stream S, class C, template <class...> class L, class... B, std::size_t... I>
+NETSER_INLINE bool serialize_struct_body(S& s, C& obj, L<B...>, std::index_sequence<I...>) {
+    if (!(serialize_value<no_attrs>(s, static_cast<typename B::type&>(obj)) && ...)) return false;
     if constexpr (pack_of<P>::size != 0)
         return (serialize_component<P, C, I>(s, obj) && ...);
     else if constexpr (profiling_stream<S>)
         return (serialize_member<C, I>(s, obj) && ...);
-    else if constexpr (member_runs<C>::fixed_size) // small and hot: inline, as hand-written code would be
-        return serialize_runs_inline(s, obj, std::make_index_sequence<member_runs<C>::runs.count>{});
     else
-        return serialize_runs(s, obj, std::make_index_sequence<member_runs<C>::runs.count>{});
+        return (serialize_run<C, I>(s, obj, std::make_index_sequence<member_runs<C>::runs.length[I]>{}) && ...);
 }
 
 template <class P, stream S, class C>
-NETSER_INLINE bool serialize_described_members(S& s, C& obj) {
-    constexpr std::size_t n = boost::mp11::mp_size<described_members<C>>::value;
-    return serialize_bases(s, obj, described_bases<C>{}) &&
-           serialize_members<P>(s, obj, std::make_index_sequence<n>{});
+using struct_indices =
+    std::make_index_sequence<(pack_of<P>::size != 0 || profiling_stream<S>) ? member_runs<C>::members
+                                                                             : member_runs<C>::runs.count>;
+
+// Small fixed-size structs (the hot per-entity state) are inlined where they are used,
+// as hand-written code would be. The others (strings, containers, recursion) are one
+// function per struct and stream, left to the compiler: forcing them inline would
+// make it optimize the whole body again at every level above.
+template <class P, class C>
+inline constexpr bool inline_struct = (pack_of<P>::size != 0 || member_runs<C>::fixed_size) && !is_recursive_type<C>();
+
+template <class P, stream S, class C>
+bool serialize_struct_outlined(S& s, C& obj) {
+    if constexpr (is_recursive_type<C>()) {
+        if (!enter_nested(s)) return false;
+        return leave_nested(s, serialize_struct_body<P>(s, obj, described_bases<C>{}, struct_indices<P, S, C>{}));
+    } else {
+        return serialize_struct_body<P>(s, obj, described_bases<C>{}, struct_indices<P, S, C>{});
+    }
+}
+
+// A described struct: straight to its body (each layer in between would be optimized
+// again wherever the body is inlined).
+template <class P, stream S, class C>
+NETSER_INLINE bool serialize_struct(S& s, C& obj) {
+    if constexpr (inline_struct<P, C>)
+        return serialize_struct_body<P>(s, obj, described_bases<C>{}, struct_indices<P, S, C>{});
+    else
+        return serialize_struct_outlined<P>(s, obj);
 }
 
 // Plain aggregates through Boost.PFR: default encodings, fields named "field<i>".
@@ -731,7 +777,7 @@ NETSER_INLINE bool serialize_value(S& s, T& v) {
     } else if constexpr (adl::has_serialize<S, T>) {
         return adl::call(s, v);
     } else if constexpr (described<T>) {
-        return serialize_described<P>(s, v);
+        return serialize_struct<P>(s, v);
     } else if constexpr (std::is_aggregate_v<T>) {
         if constexpr (is_recursive_type<T>())
             return enter_nested(s) && leave_nested(s, serialize_aggregate<P>(s, v));

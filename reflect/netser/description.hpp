@@ -23,44 +23,74 @@ namespace netser::detail {
 template <class C, class... Packs>
 struct description {
     std::string_view name;
-    std::tuple<Packs...> members; // one attr_pack per described member, in order
+    slot_list<Packs...> members; // one attr_pack per described member, in order
 };
 
 template <class C, class... Packs>
 constexpr description<C, Packs...> make_description(std::string_view name, Packs... packs) noexcept {
-    return {name, {packs...}};
+    return {name, {{packs}...}};
 }
 
 template <class C>
 concept described = requires { netser_description(static_cast<C**>(nullptr)); };
 
+// Computed once per struct: Boost.Describe's aliases look the description up again at
+// every use, and the visitor names them often.
 template <class C>
-using described_members = boost::describe::describe_members<C, boost::describe::mod_any_access>;
+struct description_lists {
+    using members = boost::describe::describe_members<C, boost::describe::mod_any_access>;
+    using bases = boost::describe::describe_bases<C, boost::describe::mod_any_access>;
+};
 template <class C>
-using described_bases = boost::describe::describe_bases<C, boost::describe::mod_any_access>;
+using described_members = typename description_lists<C>::members;
+template <class C>
+using described_bases = typename description_lists<C>::bases;
 
 template <class C>
 inline constexpr auto description_of = netser_description(static_cast<C**>(nullptr));
 
-// The type of described member I of C.
+// Element I of a type list by deduction against indexed bases: one cheap step, where
+// mp11's mp_at_c (without the __type_pack_element builtin, as on GCC 12) builds a map
+// per lookup and was a third of the visitor's front-end time.
+template <std::size_t I, class T>
+struct indexed_leaf {};
+template <class Indices, class... T>
+struct indexed_list;
+template <std::size_t... I, class... T>
+struct indexed_list<std::index_sequence<I...>, T...> : indexed_leaf<I, T>... {};
+template <std::size_t I, class T>
+T element_of(const indexed_leaf<I, T>*);
+template <class L>
+struct indexed_of;
+template <template <class...> class L, class... T>
+struct indexed_of<L<T...>> {
+    using type = indexed_list<std::index_sequence_for<T...>, T...>;
+};
+template <class L, std::size_t I>
+using list_element = decltype(element_of<I>(static_cast<const typename indexed_of<L>::type*>(nullptr)));
+
+// Described member I of C: its Boost.Describe descriptor and its type, looked up once.
 template <class C, std::size_t I>
-using member_type =
-    std::remove_cvref_t<decltype(std::declval<C&>().*boost::mp11::mp_at_c<described_members<C>, I>::pointer)>;
+struct member_lookup {
+    using descriptor = list_element<described_members<C>, I>;
+    using type = std::remove_cvref_t<decltype(std::declval<C&>().*descriptor::pointer)>;
+};
+template <class C, std::size_t I>
+using member_at = typename member_lookup<C, I>::descriptor;
+template <class C, std::size_t I>
+using member_type = typename member_lookup<C, I>::type;
 
 // The attributes of member I of C, as a provider usable in constant expressions.
 template <class C, std::size_t I>
 struct member_attrs {
-    static constexpr auto value = std::get<I>(description_of<C>.members);
+    static constexpr auto value = slot_get<I>(description_of<C>.members);
 };
 
-template <class C>
-constexpr bool has_array_member() noexcept {
-    bool any = false;
-    boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
-        if (std::is_array_v<std::remove_cvref_t<decltype(std::declval<C&>().*d.pointer)>>) any = true;
-    });
-    return any;
-}
+template <class C, class L = described_members<C>>
+inline constexpr bool has_array_member = false;
+template <class C, template <class...> class L, class... D>
+inline constexpr bool has_array_member<C, L<D...>> =
+    (std::is_array_v<std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>> || ...);
 
 // Converts to any member type (a prvalue, so move-only members take it too); only
 // named inside unevaluated braces.
@@ -86,7 +116,7 @@ constexpr bool lists_every_member() noexcept {
     constexpr std::size_t listed = boost::mp11::mp_size<described_members<C>>::value;
     if constexpr (!std::is_aggregate_v<C> || boost::mp11::mp_size<described_bases<C>>::value != 0) {
         return true; // only aggregates without bases can be counted
-    } else if constexpr (has_array_member<C>()) {
+    } else if constexpr (has_array_member<C>) {
         // Brace elision spreads the initializers over a C array's elements.
         return true;
     } else {

@@ -30,7 +30,12 @@ struct serialize_fn {
     bool operator()(S& s, T& obj) const {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
         auto& target = const_cast<std::remove_const_t<T>&>(obj); // writers only read through it
-        if (serialize_value<no_attrs>(s, target)) [[likely]] return true;
+        bool ok;
+        if constexpr (described<std::remove_const_t<T>> && !adl::has_serialize<S, std::remove_const_t<T>>)
+            ok = serialize_struct<no_attrs>(s, target); // the common case, without the general dispatch
+        else
+            ok = serialize_value<no_attrs>(s, target);
+        if (ok) [[likely]] return true;
         // Errors are sticky: a call on a stream that failed before leaves its path alone.
         s.error().prepend_member(root_name<std::remove_const_t<T>>());
         s.error().seal();

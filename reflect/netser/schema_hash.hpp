@@ -134,7 +134,7 @@ constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
 template <class... A>
 constexpr void hash_pack(schema_hasher& h, const attr_pack<A...>& p) noexcept {
     h.number((std::size_t{0} + ... + (counts_in_schema<A>() ? 1u : 0u))); // disabled checks count as absent
-    std::apply([&](const auto&... a) { (hash_attribute(h, a), ...); }, p.items);
+    p.for_each([&](const auto& a) { hash_attribute(h, a); });
 }
 
 // Visiting: the described structs being hashed, outermost last, so that a recursive
@@ -153,7 +153,7 @@ constexpr void hash_described(schema_hasher& h) noexcept {
     constexpr std::size_t n = boost::mp11::mp_size<described_members<C>>::value;
     h.number(n);
     boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto i) {
-        using D = boost::mp11::mp_at_c<described_members<C>, decltype(i)::value>;
+        using D = member_at<C, decltype(i)::value>;
         h.text(D::name);
         hash_type<std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>, C, Visiting...>(h);
         hash_pack(h, member_attrs<C, decltype(i)::value>::value);
