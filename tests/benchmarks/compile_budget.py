@@ -3,6 +3,11 @@
 members each (every one written, read and measured), compiles it and prints the time.
 
     python3 tests/benchmarks/compile_budget.py [--cxx g++] [--runs 3]
+    python3 tests/benchmarks/compile_budget.py --compare [--against OLD_TREE]
+
+--compare compiles the NETSER_STRUCT file and the hand-written one in turn (and, with
+--against, the NETSER_STRUCT file against another checkout's headers too), so that a
+busy machine slows every variant alike: use it to compare.
 """
 import argparse, os, resource, statistics, subprocess, sys, tempfile, time
 
@@ -81,27 +86,51 @@ def generate_hand(n_structs):
     return "\n".join(out) + "\n"
 
 
+def compile_seconds(cxx, src, out, root):
+    """CPU (user) seconds of one compile: the figure to quote on a shared machine."""
+    cmd = [cxx, "-std=c++20", "-O2", "-c", src, "-o", out,
+           "-I", os.path.join(root, "include"), "-I", os.path.join(root, "reflect")]
+    t0 = time.monotonic()
+    c0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+    subprocess.run(cmd, check=True)
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - c0, time.monotonic() - t0
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--cxx", default="g++")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--structs", type=int, default=50)
     p.add_argument("--hand", action="store_true", help="hand-written serialize functions instead (baseline)")
+    p.add_argument("--compare", action="store_true", help="NETSER_STRUCT and hand-written, compiled in turn")
+    p.add_argument("--against", metavar="TREE", help="with --compare: also another netser checkout's headers")
     args = p.parse_args()
     with tempfile.TemporaryDirectory() as d:
-        src = os.path.join(d, "budget.cpp")
-        with open(src, "w") as f:
-            f.write(generate_hand(args.structs) if args.hand else generate(args.structs))
-        cmd = [args.cxx, "-std=c++20", "-O2", "-c", src, "-o", os.path.join(d, "budget.o"),
-               "-I", os.path.join(ROOT, "include"), "-I", os.path.join(ROOT, "reflect")]
+        reflected, hand = os.path.join(d, "budget.cpp"), os.path.join(d, "hand.cpp")
+        with open(reflected, "w") as f:
+            f.write(generate(args.structs))
+        with open(hand, "w") as f:
+            f.write(generate_hand(args.structs))
+        out = os.path.join(d, "budget.o")
+        if args.compare:
+            variants = [("NETSER_STRUCT", reflected, ROOT), ("hand-written", hand, ROOT)]
+            if args.against:
+                variants.insert(1, (f"NETSER_STRUCT, {args.against}", reflected, os.path.abspath(args.against)))
+            cpu = {name: [] for name, _, _ in variants}
+            for _ in range(args.runs):
+                for name, src, root in variants:
+                    cpu[name].append(compile_seconds(args.cxx, src, out, root)[0])
+            base = statistics.median(cpu["hand-written"])
+            for name, _, _ in variants:
+                m = statistics.median(cpu[name])
+                print(f"{args.structs} structs x {len(MEMBERS)} members ({name}), {args.cxx} -O2: median {m:.2f} s CPU "
+                      f"over {args.runs} runs in turn, {m / base:.2f}x hand-written")
+            return
         times, cpu = [], []
         for _ in range(args.runs):
-            t0 = time.monotonic()
-            c0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-            subprocess.run(cmd, check=True)
-            times.append(time.monotonic() - t0)
-            cpu.append(resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - c0)
-    # CPU (user) time is the figure to quote on a shared machine; wall time moves with load.
+            c, t = compile_seconds(args.cxx, hand if args.hand else reflected, out, ROOT)
+            cpu.append(c)
+            times.append(t)
     kind = "hand-written" if args.hand else "NETSER_STRUCT"
     print(f"{args.structs} structs x {len(MEMBERS)} members ({kind}), {args.cxx} -O2: "
           f"median {statistics.median(cpu):.2f} s CPU, {statistics.median(times):.2f} s wall over {args.runs} runs")
