@@ -188,6 +188,23 @@ inline bool smallest_three_stable(const smallest_three_fields& f, const quantiza
     return smallest_three_plain(smallest_three_decode(f, q), q) == f;
 }
 
+// The candidate fields whose rotation reads closest to `target`, among those offered.
+template <class Fields>
+struct closest_candidate {
+    const std::array<float, 4>& target;
+    Fields best{};
+    double best_distance = -1;
+
+    void consider(const Fields& f, const std::array<float, 4>& reads_as) noexcept {
+        const double distance = rotation_distance(target, reads_as);
+        if (best_distance < 0 || distance < best_distance) {
+            best = f;
+            best_distance = distance;
+        }
+    }
+    bool found() const noexcept { return best_distance >= 0; }
+};
+
 // The plain encoding of c is no fixed point: a near tie (the rebuilt component reads back
 // below, or level with, one that is sent) or, above 22 bits, a code its own value does
 // not encode to. For each index, starting from the nearest codes of c's direction, move
@@ -204,8 +221,7 @@ inline smallest_three_fields smallest_three_search(const std::array<float, 4>& c
     const float largest = std::fabs(u[index_of_largest(u)]);
     const float step = fp_barrier(q.delta / fp_barrier(static_cast<float>(q.max_int)));
     const float reach = fp_barrier(2.f * step) + 16.f * std::numeric_limits<float>::epsilon();
-    smallest_three_fields best = plain;
-    double best_distance = -1;
+    closest_candidate<smallest_three_fields> closest{u};
     for (std::uint32_t j = 0; j < 4; ++j) {
         if (std::fabs(u[j]) < largest - reach) continue;
         smallest_three_fields f = smallest_three_encode(u, j, q);
@@ -213,11 +229,7 @@ inline smallest_three_fields smallest_three_search(const std::array<float, 4>& c
             const std::array<float, 4> d = smallest_three_decode(f, q);
             const smallest_three_fields p = smallest_three_plain(d, q);
             if (p == f) {
-                const double distance = rotation_distance(u, d);
-                if (best_distance < 0 || distance < best_distance) {
-                    best = f;
-                    best_distance = distance;
-                }
+                closest.consider(f, d);
                 break;
             }
             std::size_t which = 3;
@@ -238,7 +250,7 @@ inline smallest_three_fields smallest_three_search(const std::array<float, 4>& c
             if (which == 3 || !step_towards_zero(f.codes[which], q)) break;
         }
     }
-    if (best_distance >= 0) return best;
+    if (closest.found()) return closest.best;
     // Not reached for any input in the tests. The largest component rebuilt from three
     // codes of 0 is a fixed point from 2 bits up (tested), so the promise holds anyway.
     // At 1 bit no fields are a fixed point: the plain ones are sent.
@@ -297,21 +309,13 @@ inline unit_quaternion_fields unit_quaternion_search(const std::array<float, 4>&
                                                      const quantization& q) noexcept {
     std::array<float, 4> u{};
     if (!normalized(c, u)) return plain;
-    unit_quaternion_fields best = plain;
-    double best_distance = -1;
-    const auto consider = [&](const unit_quaternion_fields& f, const std::array<float, 4>& d) {
-        const double distance = rotation_distance(u, d);
-        if (best_distance < 0 || distance < best_distance) {
-            best = f;
-            best_distance = distance;
-        }
-    };
+    closest_candidate<unit_quaternion_fields> closest{u};
     unit_quaternion_fields f = plain;
     for (int round = 0; round < 4; ++round) {
         f = unit_quaternion_plain(unit_quaternion_decode(f, q), q);
         const std::array<float, 4> d = unit_quaternion_decode(f, q);
         if (unit_quaternion_plain(d, q) == f) {
-            consider(f, d);
+            closest.consider(f, d);
             break;
         }
     }
@@ -320,7 +324,7 @@ inline unit_quaternion_fields unit_quaternion_search(const std::array<float, 4>&
         const std::array<float, 4> d = unit_quaternion_decode(f, q);
         const unit_quaternion_fields p = unit_quaternion_plain(d, q);
         if (p == f) {
-            consider(f, d);
+            closest.consider(f, d);
             break;
         }
         std::size_t which = 3; // the largest value whose code does not come back
@@ -333,7 +337,7 @@ inline unit_quaternion_fields unit_quaternion_search(const std::array<float, 4>&
         }
         if (which == 3 || !step_towards_zero(f.codes[which], q)) break;
     }
-    if (best_distance >= 0) return best;
+    if (closest.found()) return closest.best;
     // Not reached for any input in the tests; x, y, z at the code of 0 are a fixed point (tested).
     unit_quaternion_fields m;
     m.codes = {q.encode(0.f), q.encode(0.f), q.encode(0.f)};
