@@ -419,13 +419,14 @@ NETSER_INLINE bool leave_nested(S& s, bool ok) noexcept {
 
 // A member that needs its struct (only_if reads a flag of it) or that is not simply
 // its value's encoding (skip, check): serialize_member handles it.
+template <class C, std::size_t I>
 struct special_member {};
 
 template <class C, std::size_t I>
 constexpr auto member_encoding() noexcept {
     using P = member_attrs<C, I>;
     if constexpr (has_attr<P, attr_kind::skip> || has_attr<P, attr_kind::only_if> || has_attr<P, attr_kind::check>)
-        return special_member{};
+        return special_member<C, I>{};
     else
         return encoding_of<P, member_type<C, I>>();
 }
@@ -450,6 +451,10 @@ constexpr int member_code_bits() noexcept {
     }
 }
 
+// How a member goes: on its own (its encoding, or serialize_member for a special
+// one), or as the first, a middle or the last member of a packed run.
+enum class step_kind : unsigned char { alone, first, middle, last };
+
 // Runs of members: each is one member, or several fixed-width ones within 64 bits.
 template <class C>
 struct member_runs {
@@ -467,12 +472,13 @@ struct member_runs {
     // A run fits the bit reader's one-load fast path (56 bits).
     static constexpr int max_run_bits = 56;
 
+    // Per member: its place in its run, the run's first member, length and bits.
     struct layout {
-        std::size_t count = 0;
+        step_kind kind[members + 1]{};
+        int offset[members + 1]{};
         std::size_t first[members + 1]{};
         std::size_t length[members + 1]{};
-        int offset[members + 1]{}; // of each member within its run
-        int bits[members + 1]{};   // of each run
+        int bits[members + 1]{};
     };
     static constexpr layout runs = [] {
         layout r;
@@ -485,14 +491,23 @@ struct member_runs {
                     bits += widths[i + n++];
                 }
             }
-            r.bits[r.count] = bits;
-            r.first[r.count] = i;
-            r.length[r.count++] = n;
+            for (std::size_t j = i; j < i + n; ++j) {
+                r.kind[j] = n == 1 ? step_kind::alone
+                            : j == i ? step_kind::first
+                            : j + 1 == i + n ? step_kind::last
+                                             : step_kind::middle;
+                r.first[j] = i;
+                r.length[j] = n;
+                r.bits[j] = bits;
+            }
             i += n;
         }
         return r;
     }();
 };
+
+template <class C>
+using member_indices = std::make_index_sequence<member_runs<C>::members>;
 
 constexpr std::uint64_t low_bits(int width) noexcept {
     return width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
@@ -520,14 +535,23 @@ struct packed_member {
     int offset; // in the run
     int width;
     const void* encoding;
-    void* (*address)(void* obj) noexcept;
+    std::size_t index; // of the member in its struct
+    void* (*address)(void* obj, std::size_t index) noexcept;
     errc (*code_of)(const void* value, const void* encoding, std::uint64_t& code) noexcept;
     errc (*decode)(std::uint64_t code, void* value, const void* encoding) noexcept;
 };
 
-template <class C, std::size_t I>
-void* member_address(void* obj) noexcept {
-    return &(static_cast<C*>(obj)->*member_at<C, I>::pointer);
+// The address of member i of the C at obj: one function per struct, for the failure path.
+template <class C, std::size_t... I>
+void* member_address(void* obj, std::size_t i, std::index_sequence<I...>) noexcept {
+    C& c = *static_cast<C*>(obj);
+    void* address = nullptr;
+    static_cast<void>(((i == I && (address = std::addressof(c.*member_at<C, I>::pointer), true)) || ...));
+    return address;
+}
+template <class C>
+void* member_address_of(void* obj, std::size_t i) noexcept {
+    return member_address<C>(obj, i, member_indices<C>{});
 }
 template <class T, class E>
 errc erased_code_of(const void* value, const void* encoding, std::uint64_t& code) noexcept {
@@ -538,17 +562,25 @@ errc erased_decode(std::uint64_t code, void* value, const void* encoding) noexce
     return from_code(code, *static_cast<T*>(value), *static_cast<const E*>(encoding));
 }
 
-template <class C, std::size_t I, class E = std::remove_const_t<decltype(member_encoding_v<C, I>)>>
-inline constexpr packed_member packed_member_of{member_at<C, I>::name,
-                                                member_runs<C>::runs.offset[I],
-                                                member_runs<C>::widths[I],
-                                                &member_encoding_v<C, I>,
-                                                &member_address<C, I>,
-                                                &erased_code_of<member_type<C, I>, E>,
-                                                &erased_decode<member_type<C, I>, E>};
+// The entry of member I: filled for the members of packed runs only.
+template <class C, std::size_t I>
+constexpr packed_member packed_member_of() noexcept {
+    using R = member_runs<C>;
+    if constexpr (R::runs.length[I] > 1) {
+        using T = member_type<C, I>;
+        using E = std::remove_const_t<decltype(member_encoding_v<C, I>)>;
+        return {member_at<C, I>::name, R::runs.offset[I], R::widths[I], &member_encoding_v<C, I>,
+                I, &member_address_of<C>, &erased_code_of<T, E>, &erased_decode<T, E>};
+    } else {
+        return {};
+    }
+}
 
-template <class C, std::size_t First, std::size_t... J>
-inline constexpr packed_member packed_run_members[] = {packed_member_of<C, First + J>...};
+template <class C, class Indices = std::make_index_sequence<member_runs<C>::members>>
+inline constexpr std::array<packed_member, 0> packed_members{};
+template <class C, std::size_t... I>
+inline constexpr std::array<packed_member, sizeof...(I)> packed_members<C, std::index_sequence<I...>>{
+    packed_member_of<C, I>()...};
 
 // Reports the first member of a failed run, as members sent one by one would: its bad
 // value or code (out_of_range, invalid_value) or the lack of room (overflow), at its
@@ -573,11 +605,11 @@ NETSER_COLD bool fail_packed_run(S& s, void* obj, const packed_member* members, 
         errc c = errc::none;
         if constexpr (S::is_reading) {
             if (m.offset + m.width <= room)
-                c = m.decode((word >> m.offset) & low_bits(m.width), m.address(obj), m.encoding);
+                c = m.decode((word >> m.offset) & low_bits(m.width), m.address(obj, m.index), m.encoding);
             else c = errc::overflow;
         } else {
             std::uint64_t code = 0;
-            c = m.code_of(m.address(obj), m.encoding, code);
+            c = m.code_of(m.address(obj, m.index), m.encoding, code);
             if (c == errc::none && m.offset + m.width > room) c = errc::overflow;
         }
         if (c != errc::none) {
@@ -591,70 +623,89 @@ NETSER_COLD bool fail_packed_run(S& s, void* obj, const packed_member* members, 
     return false;
 }
 
-// Run `Run` of C: one member, or several whose codes go into one word (J indexes
-// them), which goes through the bit-packer once: one room check, one load or store.
-// The codes are checked together; which member failed is found only on failure.
-template <class C, std::size_t Run, stream S, std::size_t... J>
-NETSER_INLINE bool serialize_run(S& s, C& obj, std::index_sequence<J...>) {
-    using R = member_runs<C>;
-    constexpr std::size_t first = R::runs.first[Run];
-    if constexpr (sizeof...(J) > 1) {
-        constexpr int total = R::runs.bits[Run];
-        constexpr const packed_member* table = packed_run_members<C, first, J...>;
-        std::uint64_t word = 0;
-        bool ok = true;
-        if constexpr (S::is_reading) {
-            if (s.bits_remaining() >= static_cast<std::size_t>(total) && s.process_bits(word, total)) [[likely]] {
-                ((ok &= from_code((word >> R::runs.offset[first + J]) & low_bits(R::widths[first + J]),
-                                  obj.*member_at<C, first + J>::pointer,
-                                  member_encoding_v<C, first + J>) == errc::none),
-                 ...);
-                if (ok) [[likely]] return true;
-                return fail_packed_run(s, &obj, table, sizeof...(J), total, s.bits_processed() - total, word, true);
-            }
-        } else {
-            if (s.bits_remaining() >= static_cast<std::size_t>(total)) [[likely]] {
-                ((ok &= pack_code(obj.*member_at<C, first + J>::pointer, member_encoding_v<C, first + J>, word,
-                                  R::runs.offset[first + J])),
-                 ...);
-                if (ok && s.process_bits(word, total)) [[likely]] return true;
-            }
+// The word of the packed run under way, and whether its codes were all good.
+struct run_state {
+    std::uint64_t word = 0;
+    bool ok = true;
+};
+
+// Where a member sits: in its run (offset, width) and the run itself (its bits and
+// its members' entries, for the failure path). Constants where inlined.
+struct member_place {
+    int offset;
+    int width;
+    int run_bits;
+    const packed_member* run;
+    std::size_t run_length;
+};
+
+// One member of a struct. The body of a struct is a fold of these, one per member,
+// and they are shared by every struct: what differs (encodings, offsets, names) are
+// arguments, constant where inlined. So a struct costs the compiler one function per
+// stream, as a hand-written serialize function does.
+template <step_kind K, stream S, class T, class E>
+NETSER_INLINE bool member_step(S& s, void* obj, T& m, const E& e, run_state& run, member_place at,
+                               std::string_view name) {
+    if constexpr (K == step_kind::alone) {
+        if (apply_encoding(s, m, e)) [[likely]] return true;
+        s.error().prepend_member(name);
+        return false;
+    } else if constexpr (S::is_reading) {
+        if constexpr (K == step_kind::first) {
+            if (!(s.bits_remaining() >= static_cast<std::size_t>(at.run_bits) && s.process_bits(run.word, at.run_bits)))
+                [[unlikely]]
+                return fail_packed_run(s, obj, at.run, at.run_length, at.run_bits, s.bits_processed(), 0, false);
+            run.ok = true;
         }
-        return fail_packed_run(s, &obj, table, sizeof...(J), total, s.bits_processed(), 0, false);
+        run.ok &= from_code((run.word >> at.offset) & low_bits(at.width), m, e) == errc::none;
+        if constexpr (K == step_kind::last) {
+            if (run.ok) [[likely]] return true;
+            return fail_packed_run(s, obj, at.run, at.run_length, at.run_bits, s.bits_processed() - at.run_bits,
+                                   run.word, true);
+        }
+        return true;
     } else {
-        using D = member_at<C, first>;
-        using E = std::remove_const_t<decltype(member_encoding_v<C, first>)>;
-        if constexpr (std::is_same_v<E, special_member>) {
-            return serialize_member<C, first>(s, obj);
-        } else {
-            bool ok;
-            if constexpr (is_attribute_encoding<E>) ok = serialize_value<member_attrs<C, first>>(s, obj.*D::pointer);
-            else ok = apply_encoding(s, obj.*D::pointer, member_encoding_v<C, first>);
-            if (ok) [[likely]] return true;
-            s.error().prepend_member(D::name);
-            return false;
+        if constexpr (K == step_kind::first) {
+            run.word = 0;
+            run.ok = true;
         }
+        run.ok &= pack_code(m, e, run.word, at.offset);
+        if constexpr (K == step_kind::last) {
+            if (run.ok && s.bits_remaining() >= static_cast<std::size_t>(at.run_bits) &&
+                s.process_bits(run.word, at.run_bits)) [[likely]]
+                return true;
+            return fail_packed_run(s, obj, at.run, at.run_length, at.run_bits, s.bits_processed(), 0, false);
+        }
+        return true;
     }
 }
 
+// A member that is not simply its value's encoding (skip, only_if, check).
+template <step_kind K, stream S, class T, class C, std::size_t I>
+NETSER_INLINE bool member_step(S& s, void* obj, T&, special_member<C, I>, run_state&, member_place, std::string_view) {
+    return serialize_member<C, I>(s, *static_cast<C*>(obj));
+}
+
 // A described struct's bases, then its members: per member for a profiling stream or
-// per component (a vector-like struct with scalar attributes), else run by run (I
-// indexes runs).
+// per component (a vector-like struct with scalar attributes), else by member_step.
 template <class P, stream S, class C, template <class...> class L, class... B, std::size_t... I>
 NETSER_INLINE bool serialize_struct_body(S& s, C& obj, L<B...>, std::index_sequence<I...>) {
     if (!(serialize_value<no_attrs>(s, static_cast<typename B::type&>(obj)) && ...)) return false;
-    if constexpr (pack_of<P>::size != 0)
+    if constexpr (pack_of<P>::size != 0) {
         return (serialize_component<P, C, I>(s, obj) && ...);
-    else if constexpr (profiling_stream<S>)
+    } else if constexpr (profiling_stream<S>) {
         return (serialize_member<C, I>(s, obj) && ...);
-    else
-        return (serialize_run<C, I>(s, obj, std::make_index_sequence<member_runs<C>::runs.length[I]>{}) && ...);
+    } else {
+        using R = member_runs<C>;
+        run_state run;
+        return (member_step<R::runs.kind[I]>(
+                    s, &obj, obj.*member_at<C, I>::pointer, member_encoding_v<C, I>, run,
+                    member_place{R::runs.offset[I], R::widths[I], R::runs.bits[I],
+                                 packed_members<C>.data() + R::runs.first[I], R::runs.length[I]},
+                    member_at<C, I>::name) &&
+                ...);
+    }
 }
-
-template <class P, stream S, class C>
-using struct_indices =
-    std::make_index_sequence<(pack_of<P>::size != 0 || profiling_stream<S>) ? member_runs<C>::members
-                                                                             : member_runs<C>::runs.count>;
 
 // Small fixed-size structs (the hot per-entity state) are inlined where they are used,
 // as hand-written code would be. The others (strings, containers, recursion) are one
@@ -667,9 +718,9 @@ template <class P, stream S, class C>
 bool serialize_struct_outlined(S& s, C& obj) {
     if constexpr (is_recursive_type<C>()) {
         if (!enter_nested(s)) return false;
-        return leave_nested(s, serialize_struct_body<P>(s, obj, described_bases<C>{}, struct_indices<P, S, C>{}));
+        return leave_nested(s, serialize_struct_body<P>(s, obj, described_bases<C>{}, member_indices<C>{}));
     } else {
-        return serialize_struct_body<P>(s, obj, described_bases<C>{}, struct_indices<P, S, C>{});
+        return serialize_struct_body<P>(s, obj, described_bases<C>{}, member_indices<C>{});
     }
 }
 
@@ -678,7 +729,7 @@ bool serialize_struct_outlined(S& s, C& obj) {
 template <class P, stream S, class C>
 NETSER_INLINE bool serialize_struct(S& s, C& obj) {
     if constexpr (inline_struct<P, C>)
-        return serialize_struct_body<P>(s, obj, described_bases<C>{}, struct_indices<P, S, C>{});
+        return serialize_struct_body<P>(s, obj, described_bases<C>{}, member_indices<C>{});
     else
         return serialize_struct_outlined<P>(s, obj);
 }

@@ -29,15 +29,20 @@ struct serialize_fn {
     template <stream S, class T>
     bool operator()(S& s, T& obj) const {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
-        auto& target = const_cast<std::remove_const_t<T>&>(obj); // writers only read through it
+        using U = std::remove_const_t<T>;
+        auto& target = const_cast<U&>(obj); // writers only read through it
         bool ok;
-        if constexpr (described<std::remove_const_t<T>> && !adl::has_serialize<S, std::remove_const_t<T>>)
-            ok = serialize_struct<no_attrs>(s, target); // the common case, without the general dispatch
-        else
+        // A described struct goes straight to its body (this function is its one
+        // out-of-line function), without the general dispatch.
+        if constexpr (!described<U> || adl::has_serialize<S, U>)
             ok = serialize_value<no_attrs>(s, target);
+        else if constexpr (is_recursive_type<U>())
+            ok = serialize_struct_outlined<no_attrs>(s, target);
+        else
+            ok = serialize_struct_body<no_attrs>(s, target, described_bases<U>{}, member_indices<U>{});
         if (ok) [[likely]] return true;
         // Errors are sticky: a call on a stream that failed before leaves its path alone.
-        s.error().prepend_member(root_name<std::remove_const_t<T>>());
+        s.error().prepend_member(root_name<U>());
         s.error().seal();
         return false;
     }
