@@ -341,6 +341,31 @@ NETSER_INLINE bool serialize_component(S& s, C& obj) {
 }
 
 // Whether Target can be found inside T (through members, bases and container elements).
+// Folds over variable templates, not lambdas: this runs for every member of every
+// struct, and a lambda per member would cost the compiler more than the rest of it.
+template <class Target, class T, class... Seen>
+constexpr bool contains_type() noexcept;
+
+// Scalars and strings hold no struct: they are not looked into (no instantiation).
+template <class T>
+inline constexpr bool may_hold_struct = !std::is_scalar_v<T> && !is_string<T>;
+template <class Target, class T, bool Look, class... Seen>
+inline constexpr bool may_contain = false;
+template <class Target, class T, class... Seen>
+inline constexpr bool may_contain<Target, T, true, Seen...> = contains_type<Target, T, Seen...>();
+
+template <class Target, class T, class Members, class... Seen>
+inline constexpr bool members_contain = false;
+template <class Target, class T, std::size_t... I, class... Seen>
+inline constexpr bool members_contain<Target, T, std::index_sequence<I...>, Seen...> =
+    (may_contain<Target, member_type<T, I>, may_hold_struct<member_type<T, I>>, T, Seen...> || ...);
+
+template <class Target, class T, class Bases, class... Seen>
+inline constexpr bool bases_contain = false;
+template <class Target, class T, template <class...> class L, class... B, class... Seen>
+inline constexpr bool bases_contain<Target, T, L<B...>, Seen...> =
+    (contains_type<Target, typename B::type, T, Seen...>() || ...);
+
 template <class Target, class T, class... Seen>
 constexpr bool contains_type() noexcept {
     if constexpr (std::is_same_v<T, Target>) {
@@ -362,15 +387,9 @@ constexpr bool contains_type() noexcept {
             return (contains_type<Target, E, T, Seen...>() || ...);
         }(static_cast<T*>(nullptr));
     } else if constexpr (described<T>) {
-        bool found = false;
-        boost::mp11::mp_for_each<described_bases<T>>([&](auto b) {
-            found = found || contains_type<Target, typename decltype(b)::type, T, Seen...>();
-        });
-        boost::mp11::mp_for_each<described_members<T>>([&](auto d) {
-            using M = std::remove_cvref_t<decltype(std::declval<T&>().*d.pointer)>;
-            found = found || contains_type<Target, M, T, Seen...>();
-        });
-        return found;
+        return bases_contain<Target, T, described_bases<T>, Seen...> ||
+               members_contain<Target, T, std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>,
+                               Seen...>;
     } else if constexpr (std::is_aggregate_v<T>) {
         return []<std::size_t... I>(std::index_sequence<I...>) {
             return (contains_type<Target, boost::pfr::tuple_element_t<I, T>, T, Seen...>() || ...);
@@ -383,18 +402,15 @@ constexpr bool contains_type() noexcept {
 // A struct that can hold itself (a tree): only such structs count their nesting depth.
 template <class C>
 constexpr bool is_recursive_type() noexcept {
-    bool found = false;
     if constexpr (described<C>) {
-        boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
-            using M = std::remove_cvref_t<decltype(std::declval<C&>().*d.pointer)>;
-            found = found || contains_type<C, M, C>();
-        });
+        return members_contain<C, C, std::make_index_sequence<boost::mp11::mp_size<described_members<C>>::value>, C>;
     } else if constexpr (std::is_aggregate_v<C>) {
-        found = []<std::size_t... I>(std::index_sequence<I...>) {
+        return []<std::size_t... I>(std::index_sequence<I...>) {
             return (contains_type<C, boost::pfr::tuple_element_t<I, C>, C>() || ...);
         }(std::make_index_sequence<boost::pfr::tuple_size_v<C>>{});
+    } else {
+        return false;
     }
-    return found;
 }
 
 // Recursive structs nest at most s.max_depth() deep (64 by default), so a hostile packet
@@ -529,16 +545,25 @@ NETSER_INLINE bool pack_code(const T& v, const E& e, std::uint64_t& word, int of
 // The hot code of a run only knows that some member failed; this finds which, from a
 // table the compiler lays out as data, so that no struct carries error code of its own.
 
-// A member of a packed run, with its type erased.
-struct packed_member {
-    std::string_view name;
-    int offset; // in the run
-    int width;
-    const void* encoding;
-    std::size_t index; // of the member in its struct
-    void* (*address)(void* obj, std::size_t index) noexcept;
+// A value's fixed-width encoding, with its type erased.
+struct erased_codec {
     errc (*code_of)(const void* value, const void* encoding, std::uint64_t& code) noexcept;
     errc (*decode)(std::uint64_t code, void* value, const void* encoding) noexcept;
+};
+
+// A member of a struct, with its type erased: where it sits (in its run of members
+// packed together) and, for the members of packed runs, what the failure path needs.
+struct member_entry {
+    std::string_view name;
+    int offset; // in its run
+    int width;
+    int run_bits;
+    std::size_t run_position; // in its run
+    std::size_t run_length;
+    const void* encoding;
+    const erased_codec* codec; // for members of packed runs
+    std::size_t index;         // in its struct
+    void* (*address)(void* obj, std::size_t index) noexcept;
 };
 
 // The address of member i of the C at obj: one function per struct, for the failure path.
@@ -561,33 +586,56 @@ template <class T, class E>
 errc erased_decode(std::uint64_t code, void* value, const void* encoding) noexcept {
     return from_code(code, *static_cast<T*>(value), *static_cast<const E*>(encoding));
 }
+// One per type and encoding, shared by every member that has them.
+template <class T, class E>
+inline constexpr erased_codec erased_codec_v{&erased_code_of<T, E>, &erased_decode<T, E>};
+template <class T, class E, bool = is_fixed_width<E>>
+inline constexpr const erased_codec* codec_of = nullptr;
+template <class T, class E>
+inline constexpr const erased_codec* codec_of<T, E, true> = &erased_codec_v<T, E>;
 
-// The entry of member I: filled for the members of packed runs only.
-template <class C, std::size_t I>
-constexpr packed_member packed_member_of() noexcept {
-    using R = member_runs<C>;
-    if constexpr (R::runs.length[I] > 1) {
-        using T = member_type<C, I>;
-        using E = std::remove_const_t<decltype(member_encoding_v<C, I>)>;
-        return {member_at<C, I>::name, R::runs.offset[I], R::widths[I], &member_encoding_v<C, I>,
-                I, &member_address_of<C>, &erased_code_of<T, E>, &erased_decode<T, E>};
-    } else {
-        return {};
-    }
-}
-
-template <class C, class Indices = std::make_index_sequence<member_runs<C>::members>>
-inline constexpr std::array<packed_member, 0> packed_members{};
+// The entries of C's members, laid out as data once per struct (one constant
+// evaluation: computing them member by member costs the compiler several times more).
+template <std::size_t N>
+struct entry_array {
+    member_entry at[N == 0 ? 1 : N];
+};
+template <class C, class Indices = member_indices<C>>
+struct member_table;
 template <class C, std::size_t... I>
-inline constexpr std::array<packed_member, sizeof...(I)> packed_members<C, std::index_sequence<I...>>{
-    packed_member_of<C, I>()...};
+struct member_table<C, std::index_sequence<I...>> {
+    static constexpr entry_array<sizeof...(I)> entries = [] {
+        using R = member_runs<C>;
+        entry_array<sizeof...(I)> t{};
+        const std::string_view names[] = {member_at<C, I>::name..., {}};
+        const void* const encodings[] = {&member_encoding_v<C, I>..., nullptr};
+        const erased_codec* const codecs[] = {
+            codec_of<member_type<C, I>, std::remove_const_t<decltype(member_encoding_v<C, I>)>>..., nullptr};
+        for (std::size_t i = 0; i < sizeof...(I); ++i) {
+            member_entry& e = t.at[i];
+            e.name = names[i];
+            e.offset = R::runs.offset[i];
+            e.width = R::widths[i];
+            e.run_bits = R::runs.bits[i];
+            e.run_position = i - R::runs.first[i];
+            e.run_length = R::runs.length[i];
+            e.encoding = encodings[i];
+            e.index = i;
+            if (e.run_length > 1) {
+                e.codec = codecs[i];
+                e.address = &member_address_of<C>;
+            }
+        }
+        return t;
+    }();
+};
 
 // Reports the first member of a failed run, as members sent one by one would: its bad
 // value or code (out_of_range, invalid_value) or the lack of room (overflow), at its
 // own bit, with its name; a reader keeps the values before it. A reader passes the
 // run it read whole (`word`, from bit `at`), or nothing: what is left is read here.
 template <stream S>
-NETSER_COLD bool fail_packed_run(S& s, void* obj, const packed_member* members, std::size_t count,
+NETSER_COLD bool fail_packed_run(S& s, void* obj, const member_entry* members, std::size_t count,
                                  int total, std::size_t at, std::uint64_t word, bool read_whole) noexcept {
     int room = total;
     if (!read_whole) {
@@ -601,15 +649,15 @@ NETSER_COLD bool fail_packed_run(S& s, void* obj, const packed_member* members, 
         }
     }
     for (std::size_t i = 0; i < count; ++i) {
-        const packed_member& m = members[i];
+        const member_entry& m = members[i];
         errc c = errc::none;
         if constexpr (S::is_reading) {
             if (m.offset + m.width <= room)
-                c = m.decode((word >> m.offset) & low_bits(m.width), m.address(obj, m.index), m.encoding);
+                c = m.codec->decode((word >> m.offset) & low_bits(m.width), m.address(obj, m.index), m.encoding);
             else c = errc::overflow;
         } else {
             std::uint64_t code = 0;
-            c = m.code_of(m.address(obj, m.index), m.encoding, code);
+            c = m.codec->code_of(m.address(obj, m.index), m.encoding, code);
             if (c == errc::none && m.offset + m.width > room) c = errc::overflow;
         }
         if (c != errc::none) {
@@ -629,38 +677,27 @@ struct run_state {
     bool ok = true;
 };
 
-// Where a member sits: in its run (offset, width) and the run itself (its bits and
-// its members' entries, for the failure path). Constants where inlined.
-struct member_place {
-    int offset;
-    int width;
-    int run_bits;
-    const packed_member* run;
-    std::size_t run_length;
-};
-
 // One member of a struct. The body of a struct is a fold of these, one per member,
 // and they are shared by every struct: what differs (encodings, offsets, names) are
 // arguments, constant where inlined. So a struct costs the compiler one function per
 // stream, as a hand-written serialize function does.
 template <step_kind K, stream S, class T, class E>
-NETSER_INLINE bool member_step(S& s, void* obj, T& m, const E& e, run_state& run, member_place at,
-                               std::string_view name) {
+NETSER_INLINE bool member_step(S& s, void* obj, T& m, const E& e, run_state& run, const member_entry& at) {
     if constexpr (K == step_kind::alone) {
         if (apply_encoding(s, m, e)) [[likely]] return true;
-        s.error().prepend_member(name);
+        s.error().prepend_member(at.name);
         return false;
     } else if constexpr (S::is_reading) {
         if constexpr (K == step_kind::first) {
             if (!(s.bits_remaining() >= static_cast<std::size_t>(at.run_bits) && s.process_bits(run.word, at.run_bits)))
                 [[unlikely]]
-                return fail_packed_run(s, obj, at.run, at.run_length, at.run_bits, s.bits_processed(), 0, false);
+                return fail_packed_run(s, obj, &at - at.run_position, at.run_length, at.run_bits, s.bits_processed(), 0, false);
             run.ok = true;
         }
         run.ok &= from_code((run.word >> at.offset) & low_bits(at.width), m, e) == errc::none;
         if constexpr (K == step_kind::last) {
             if (run.ok) [[likely]] return true;
-            return fail_packed_run(s, obj, at.run, at.run_length, at.run_bits, s.bits_processed() - at.run_bits,
+            return fail_packed_run(s, obj, &at - at.run_position, at.run_length, at.run_bits, s.bits_processed() - static_cast<std::size_t>(at.run_bits),
                                    run.word, true);
         }
         return true;
@@ -674,7 +711,7 @@ NETSER_INLINE bool member_step(S& s, void* obj, T& m, const E& e, run_state& run
             if (run.ok && s.bits_remaining() >= static_cast<std::size_t>(at.run_bits) &&
                 s.process_bits(run.word, at.run_bits)) [[likely]]
                 return true;
-            return fail_packed_run(s, obj, at.run, at.run_length, at.run_bits, s.bits_processed(), 0, false);
+            return fail_packed_run(s, obj, &at - at.run_position, at.run_length, at.run_bits, s.bits_processed(), 0, false);
         }
         return true;
     }
@@ -682,7 +719,7 @@ NETSER_INLINE bool member_step(S& s, void* obj, T& m, const E& e, run_state& run
 
 // A member that is not simply its value's encoding (skip, only_if, check).
 template <step_kind K, stream S, class T, class C, std::size_t I>
-NETSER_INLINE bool member_step(S& s, void* obj, T&, special_member<C, I>, run_state&, member_place, std::string_view) {
+NETSER_INLINE bool member_step(S& s, void* obj, T&, special_member<C, I>, run_state&, const member_entry&) {
     return serialize_member<C, I>(s, *static_cast<C*>(obj));
 }
 
@@ -698,11 +735,9 @@ NETSER_INLINE bool serialize_struct_body(S& s, C& obj, L<B...>, std::index_seque
     } else {
         using R = member_runs<C>;
         run_state run;
-        return (member_step<R::runs.kind[I]>(
-                    s, &obj, obj.*member_at<C, I>::pointer, member_encoding_v<C, I>, run,
-                    member_place{R::runs.offset[I], R::widths[I], R::runs.bits[I],
-                                 packed_members<C>.data() + R::runs.first[I], R::runs.length[I]},
-                    member_at<C, I>::name) &&
+        constexpr const member_entry* entries = member_table<C>::entries.at;
+        return (member_step<R::runs.kind[I]>(s, &obj, obj.*member_at<C, I>::pointer, member_encoding_v<C, I>, run,
+                                             entries[I]) &&
                 ...);
     }
 }
