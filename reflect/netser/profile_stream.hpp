@@ -29,7 +29,11 @@ struct profile_row {
     std::size_t max = 0;  ///< most bits in one packet
 };
 
-class profile_stream : public measure_stream {
+/// A class template only so that its functions are compiled where they are used: a
+/// translation unit that includes <netser/netser.hpp> without profiling pays nothing
+/// for them. Use it as netser::profile_stream.
+template <class = void>
+class basic_profile_stream : public measure_stream {
 public:
     /// Measures obj as one packet and adds its bits to the budget. False if the
     /// measure fails (a value a write would refuse).
@@ -194,5 +198,7 @@ private:
     std::map<std::string, std::size_t> order_; // first time each path was entered
     std::size_t packets_ = 0;
 };
+
+using profile_stream = basic_profile_stream<>;
 
 } // namespace netser
