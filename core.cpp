@@ -1,1 +1,0 @@
-#include <netser/core.hpp>
