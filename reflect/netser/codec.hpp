@@ -630,25 +630,50 @@ struct member_table<C, std::index_sequence<I...>> {
     }();
 };
 
+// How a member step failed. A step only records it (one constant per failure edge) and
+// the struct's body has one exit that reports it: a call per failure edge would cost
+// the compiler far more than the rest of the step.
+enum class failure : std::size_t {
+    reported,   // the member named itself (only_if, skip, check: serialize_member)
+    alone,      // a member on its own: the stream holds the error, the name is added
+    run_unread, // a packed run that was not read (reader) or not written (writer)
+    run_read,   // a packed run read whole, with a bad code in it
+};
+
+// The word of the packed run under way, whether its codes were all good, and how the
+// step that stopped the body failed (member index * 4 + failure).
+struct run_state {
+    std::uint64_t word = 0;
+    bool ok = true;
+    std::size_t failed = 0;
+};
+
+NETSER_INLINE bool step_failed(run_state& run, const member_entry& at, failure how) noexcept {
+    run.failed = at.index * 4 + static_cast<std::size_t>(how);
+    return false;
+}
+
 // Reports the first member of a failed run, as members sent one by one would: its bad
 // value or code (out_of_range, invalid_value) or the lack of room (overflow), at its
-// own bit, with its name; a reader keeps the values before it. A reader passes the
-// run it read whole (`word`, from bit `at`), or nothing: what is left is read here.
+// own bit, with its name; a reader keeps the values before it. A reader that read the
+// run whole passes its word; otherwise what is left is read here.
 template <stream S>
-NETSER_COLD bool fail_packed_run(S& s, void* obj, const member_entry* members, std::size_t count,
-                                 int total, std::size_t at, std::uint64_t word, bool read_whole) noexcept {
+bool report_packed_run(S& s, void* obj, const member_entry& first, std::uint64_t word, bool read_whole) noexcept {
+    const int total = first.run_bits;
+    const std::size_t at = s.bits_processed() - (read_whole ? static_cast<std::size_t>(total) : 0);
     int room = total;
     if (!read_whole) {
         const std::size_t remaining = s.bits_remaining();
         if (remaining < static_cast<std::size_t>(total)) room = static_cast<int>(remaining);
         if constexpr (S::is_reading) {
             if (!s.process_bits(word, room)) { // a stream that failed before
-                s.error().prepend_member(members[0].name);
+                s.error().prepend_member(first.name);
                 return false;
             }
         }
     }
-    for (std::size_t i = 0; i < count; ++i) {
+    const member_entry* members = &first;
+    for (std::size_t i = 0; i < first.run_length; ++i) {
         const member_entry& m = members[i];
         errc c = errc::none;
         if constexpr (S::is_reading) {
@@ -667,39 +692,44 @@ NETSER_COLD bool fail_packed_run(S& s, void* obj, const member_entry* members, s
         }
     }
     s.fail(errc::overflow, at); // the stream refused the run (it had failed before)
-    s.error().prepend_member(members[0].name);
+    s.error().prepend_member(first.name);
     return false;
 }
 
-// The word of the packed run under way, and whether its codes were all good.
-struct run_state {
-    std::uint64_t word = 0;
-    bool ok = true;
-};
+// The one exit of a struct's body that failed (one function per stream, laid out cold).
+template <stream S>
+NETSER_COLD bool fail_member(S& s, void* obj, const member_entry* entries, std::size_t failed,
+                             std::uint64_t word) noexcept {
+    const member_entry& at = entries[failed / 4];
+    const member_entry& run_first = *(&at - at.run_position);
+    switch (static_cast<failure>(failed % 4)) {
+    case failure::reported: break;
+    case failure::alone: s.error().prepend_member(at.name); break;
+    case failure::run_unread: return report_packed_run(s, obj, run_first, 0, false);
+    case failure::run_read: return report_packed_run(s, obj, run_first, word, true);
+    }
+    return false;
+}
 
 // One member of a struct. The body of a struct is a fold of these, one per member,
 // and they are shared by every struct: what differs (encodings, offsets, names) are
 // arguments, constant where inlined. So a struct costs the compiler one function per
-// stream, as a hand-written serialize function does.
+// stream, as a hand-written serialize function does. A failed step records how (see
+// failure) and the body reports it.
 template <step_kind K, stream S, class T, class E>
-NETSER_INLINE bool member_step(S& s, void* obj, T& m, const E& e, run_state& run, const member_entry& at) {
+NETSER_INLINE bool member_step(S& s, void*, T& m, const E& e, run_state& run, const member_entry& at) {
     if constexpr (K == step_kind::alone) {
-        if (apply_encoding(s, m, e)) [[likely]] return true;
-        s.error().prepend_member(at.name);
-        return false;
+        return apply_encoding(s, m, e) || step_failed(run, at, failure::alone);
     } else if constexpr (S::is_reading) {
         if constexpr (K == step_kind::first) {
-            if (!(s.bits_remaining() >= static_cast<std::size_t>(at.run_bits) && s.process_bits(run.word, at.run_bits)))
-                [[unlikely]]
-                return fail_packed_run(s, obj, &at - at.run_position, at.run_length, at.run_bits, s.bits_processed(), 0, false);
+            const auto bits = static_cast<std::size_t>(at.run_bits);
+            if (!(s.bits_remaining() >= bits && s.process_bits(run.word, at.run_bits))) [[unlikely]]
+                return step_failed(run, at, failure::run_unread);
             run.ok = true;
         }
         run.ok &= from_code((run.word >> at.offset) & low_bits(at.width), m, e) == errc::none;
-        if constexpr (K == step_kind::last) {
-            if (run.ok) [[likely]] return true;
-            return fail_packed_run(s, obj, &at - at.run_position, at.run_length, at.run_bits, s.bits_processed() - static_cast<std::size_t>(at.run_bits),
-                                   run.word, true);
-        }
+        if constexpr (K == step_kind::last)
+            return run.ok || step_failed(run, at, failure::run_read);
         return true;
     } else {
         if constexpr (K == step_kind::first) {
@@ -708,10 +738,9 @@ NETSER_INLINE bool member_step(S& s, void* obj, T& m, const E& e, run_state& run
         }
         run.ok &= pack_code(m, e, run.word, at.offset);
         if constexpr (K == step_kind::last) {
-            if (run.ok && s.bits_remaining() >= static_cast<std::size_t>(at.run_bits) &&
-                s.process_bits(run.word, at.run_bits)) [[likely]]
-                return true;
-            return fail_packed_run(s, obj, &at - at.run_position, at.run_length, at.run_bits, s.bits_processed(), 0, false);
+            const auto bits = static_cast<std::size_t>(at.run_bits);
+            return (run.ok && s.bits_remaining() >= bits && s.process_bits(run.word, at.run_bits)) ||
+                   step_failed(run, at, failure::run_unread);
         }
         return true;
     }
@@ -719,8 +748,8 @@ NETSER_INLINE bool member_step(S& s, void* obj, T& m, const E& e, run_state& run
 
 // A member that is not simply its value's encoding (skip, only_if, check).
 template <step_kind K, stream S, class T, class C, std::size_t I>
-NETSER_INLINE bool member_step(S& s, void* obj, T&, special_member<C, I>, run_state&, const member_entry&) {
-    return serialize_member<C, I>(s, *static_cast<C*>(obj));
+NETSER_INLINE bool member_step(S& s, void* obj, T&, special_member<C, I>, run_state& run, const member_entry& at) {
+    return serialize_member<C, I>(s, *static_cast<C*>(obj)) || step_failed(run, at, failure::reported);
 }
 
 // A described struct's bases, then its members: per member for a profiling stream or
@@ -736,9 +765,11 @@ NETSER_INLINE bool serialize_struct_body(S& s, C& obj, L<B...>, std::index_seque
         using R = member_runs<C>;
         run_state run;
         constexpr const member_entry* entries = member_table<C>::entries.at;
-        return (member_step<R::runs.kind[I]>(s, &obj, obj.*member_at<C, I>::pointer, member_encoding_v<C, I>, run,
-                                             entries[I]) &&
-                ...);
+        if ((member_step<R::runs.kind[I]>(s, &obj, obj.*member_at<C, I>::pointer, member_encoding_v<C, I>, run,
+                                          entries[I]) &&
+             ...)) [[likely]]
+            return true;
+        return fail_member(s, &obj, entries, run.failed, run.word);
     }
 }
 

@@ -1,12 +1,12 @@
 #pragma once
 
 #include <netser/bits_required.hpp>
+#include <netser/detail/float_math.hpp>
 #include <netser/primitives.hpp>
 #include <netser/quantization.hpp>
 #include <netser/stream.hpp>
 
 #include <array>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -52,7 +52,7 @@ void from_xyzw(Q& q, const std::array<float, 4>& c) noexcept {
 
 inline bool all_finite(const std::array<float, 4>& c) noexcept {
     for (float v : c)
-        if (!std::isfinite(v)) return false;
+        if (!fp::is_finite(v)) return false;
     return true;
 }
 
@@ -70,10 +70,10 @@ bool serialize_unit_component(S& s, float& v, const quantization& q) noexcept {
 // scaled back to unit length and the rebuilt one is 0, so a read is always a unit quaternion.
 inline void rebuild_largest(std::array<float, 4>& c, std::size_t largest, float sum) noexcept {
     if (sum <= 1.f) {
-        c[largest] = std::sqrt(1.f - sum);
+        c[largest] = fp::sqrt(1.f - sum);
         return;
     }
-    const float scale = 1.f / std::sqrt(sum);
+    const float scale = 1.f / fp::sqrt(sum);
     for (float& v : c) v *= scale;
     c[largest] = 0.f;
 }
@@ -120,8 +120,8 @@ inline double rotation_distance(const std::array<float, 4>& a, const std::array<
     double minus = 0, plus = 0;
     for (std::size_t i = 0; i < 4; ++i) {
         const double m = double{a[i]} - double{b[i]}, p = double{a[i]} + double{b[i]};
-        minus = std::fma(m, m, minus);
-        plus = std::fma(p, p, plus);
+        minus = fp::fma(m, m, minus);
+        plus = fp::fma(p, p, plus);
     }
     return minus < plus ? minus : plus;
 }
@@ -129,9 +129,9 @@ inline double rotation_distance(const std::array<float, 4>& a, const std::array<
 // The direction of c (finite) in float; false when c is 0.
 inline bool normalized(const std::array<float, 4>& c, std::array<float, 4>& u) noexcept {
     double n = 0;
-    for (float v : c) n = std::fma(double{v}, double{v}, n);
+    for (float v : c) n = fp::fma(double{v}, double{v}, n);
     if (!(n > 0)) return false;
-    n = std::sqrt(n);
+    n = fp::sqrt(n);
     for (std::size_t i = 0; i < 4; ++i) u[i] = static_cast<float>(double{c[i]} / n);
     return true;
 }
@@ -148,7 +148,7 @@ struct smallest_three_fields {
 inline std::uint32_t index_of_largest(const std::array<float, 4>& c) noexcept {
     std::size_t largest = 0;
     for (std::size_t i = 1; i < 4; ++i)
-        if (std::fabs(c[i]) > std::fabs(c[largest])) largest = i;
+        if (fp::abs(c[i]) > fp::abs(c[largest])) largest = i;
     return static_cast<std::uint32_t>(largest);
 }
 
@@ -169,7 +169,7 @@ inline std::array<float, 4> smallest_three_decode(const smallest_three_fields& f
 // one rotation, and give the same fields), the other three at their nearest codes.
 inline smallest_three_fields smallest_three_encode(std::array<float, 4> c, std::uint32_t largest,
                                                    const quantization& q) noexcept {
-    if (std::signbit(c[largest]))
+    if (fp::sign_bit(c[largest]))
         for (float& v : c) v = -v;
     smallest_three_fields f;
     f.largest = largest;
@@ -218,12 +218,12 @@ inline smallest_three_fields smallest_three_search(const std::array<float, 4>& c
     if (!normalized(c, u)) return plain;
     // An index whose |component| is more than two steps (or a few float ulps) below the
     // largest cannot win: skip it.
-    const float largest = std::fabs(u[index_of_largest(u)]);
+    const float largest = fp::abs(u[index_of_largest(u)]);
     const float step = fp_barrier(q.delta / fp_barrier(static_cast<float>(q.max_int)));
     const float reach = fp_barrier(2.f * step) + 16.f * std::numeric_limits<float>::epsilon();
     closest_candidate<smallest_three_fields> closest{u};
     for (std::uint32_t j = 0; j < 4; ++j) {
-        if (std::fabs(u[j]) < largest - reach) continue;
+        if (fp::abs(u[j]) < largest - reach) continue;
         smallest_three_fields f = smallest_three_encode(u, j, q);
         for (int move = 0; move < 32; ++move) {
             const std::array<float, 4> d = smallest_three_decode(f, q);
@@ -240,8 +240,8 @@ inline smallest_three_fields smallest_three_search(const std::array<float, 4>& c
                 float biggest = -1.f;
                 for (std::size_t i = 0, k = 0; i < 4; ++i) {
                     if (i == j) continue;
-                    if (std::fabs(d[i]) > biggest && !is_middle_code(f.codes[k], q)) {
-                        biggest = std::fabs(d[i]);
+                    if (fp::abs(d[i]) > biggest && !is_middle_code(f.codes[k], q)) {
+                        biggest = fp::abs(d[i]);
                         which = k;
                     }
                     ++k;
@@ -291,7 +291,7 @@ inline std::array<float, 4> unit_quaternion_decode(const unit_quaternion_fields&
 inline unit_quaternion_fields unit_quaternion_plain(const std::array<float, 4>& c, const quantization& q) noexcept {
     unit_quaternion_fields f;
     for (std::size_t i = 0; i < 3; ++i) f.codes[i] = q.encode(c[i]);
-    f.negative_w = std::signbit(c[3]); // -0 too: a rebuilt w of 0 keeps its sign on a re-write
+    f.negative_w = fp::sign_bit(c[3]); // -0 too: a rebuilt w of 0 keeps its sign on a re-write
     return f;
 }
 
@@ -330,8 +330,8 @@ inline unit_quaternion_fields unit_quaternion_search(const std::array<float, 4>&
         std::size_t which = 3; // the largest value whose code does not come back
         float biggest = -1.f;
         for (std::size_t k = 0; k < 3; ++k) {
-            if (p.codes[k] != f.codes[k] && std::fabs(d[k]) > biggest && !is_middle_code(f.codes[k], q)) {
-                biggest = std::fabs(d[k]);
+            if (p.codes[k] != f.codes[k] && fp::abs(d[k]) > biggest && !is_middle_code(f.codes[k], q)) {
+                biggest = fp::abs(d[k]);
                 which = k;
             }
         }
@@ -341,7 +341,7 @@ inline unit_quaternion_fields unit_quaternion_search(const std::array<float, 4>&
     // Not reached for any input in the tests; x, y, z at the code of 0 are a fixed point (tested).
     unit_quaternion_fields m;
     m.codes = {q.encode(0.f), q.encode(0.f), q.encode(0.f)};
-    m.negative_w = std::signbit(u[3]);
+    m.negative_w = fp::sign_bit(u[3]);
     return unit_quaternion_stable(m, q) ? m : plain;
 }
 

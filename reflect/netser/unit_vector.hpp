@@ -1,11 +1,11 @@
 #pragma once
 
+#include <netser/detail/float_math.hpp>
 #include <netser/quantization.hpp>
 #include <netser/quaternion.hpp>
 #include <netser/stream.hpp>
 
 #include <array>
-#include <cmath>
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -53,20 +53,20 @@ struct unit_vector {
         float u = 0.f, v = 0.f;
         if constexpr (!S::is_reading) {
             float x = get(vec, 0), y = get(vec, 1), z = get(vec, 2);
-            float l1 = std::fabs(x) + std::fabs(y) + std::fabs(z);
-            if (std::isinf(l1) && std::isfinite(x) && std::isfinite(y) && std::isfinite(z)) {
+            float l1 = detail::fp::abs(x) + detail::fp::abs(y) + detail::fp::abs(z);
+            if (detail::fp::is_inf(l1) && detail::fp::is_finite(x) && detail::fp::is_finite(y) && detail::fp::is_finite(z)) {
                 // Finite but huge: the sum overflowed. A power of two scales exactly.
                 x *= 0.25f;
                 y *= 0.25f;
                 z *= 0.25f;
-                l1 = std::fabs(x) + std::fabs(y) + std::fabs(z);
+                l1 = detail::fp::abs(x) + detail::fp::abs(y) + detail::fp::abs(z);
             }
-            if (!std::isfinite(l1) || !(l1 > 0.f)) [[unlikely]] return s.fail(errc::invalid_value, at);
+            if (!detail::fp::is_finite(l1) || !(l1 > 0.f)) [[unlikely]] return s.fail(errc::invalid_value, at);
             u = x / l1;
             v = y / l1;
             if (z < 0.f) {
-                const float fu = (1.f - std::fabs(v)) * detail::sign_not_zero(u);
-                const float fv = (1.f - std::fabs(u)) * detail::sign_not_zero(v);
+                const float fu = (1.f - detail::fp::abs(v)) * detail::sign_not_zero(u);
+                const float fv = (1.f - detail::fp::abs(u)) * detail::sign_not_zero(v);
                 u = fu;
                 v = fv;
             }
@@ -74,14 +74,14 @@ struct unit_vector {
         if (!detail::serialize_unit_component(s, u, q) || !detail::serialize_unit_component(s, v, q))
             return detail::failed_from(s, at);
         if constexpr (S::is_reading) {
-            float z = 1.f - std::fabs(u) - std::fabs(v);
+            float z = 1.f - detail::fp::abs(u) - detail::fp::abs(v);
             if (z < 0.f) {
-                const float fu = (1.f - std::fabs(v)) * detail::sign_not_zero(u);
-                const float fv = (1.f - std::fabs(u)) * detail::sign_not_zero(v);
+                const float fu = (1.f - detail::fp::abs(v)) * detail::sign_not_zero(u);
+                const float fv = (1.f - detail::fp::abs(u)) * detail::sign_not_zero(v);
                 u = fu;
                 v = fv;
             }
-            const float length = std::sqrt(u * u + v * v + z * z);
+            const float length = detail::fp::sqrt(u * u + v * v + z * z);
             set(vec, u / length, v / length, z / length);
         }
         return true;
