@@ -698,17 +698,16 @@ bool report_packed_run(S& s, void* obj, const member_entry& first, std::uint64_t
 
 // The one exit of a struct's body that failed (one function per stream, laid out cold).
 template <stream S>
-NETSER_COLD bool fail_member(S& s, void* obj, const member_entry* entries, std::size_t failed,
+NETSER_COLD void fail_member(S& s, void* obj, const member_entry* entries, std::size_t failed,
                              std::uint64_t word) noexcept {
     const member_entry& at = entries[failed / 4];
     const member_entry& run_first = *(&at - at.run_position);
     switch (static_cast<failure>(failed % 4)) {
     case failure::reported: break;
     case failure::alone: s.error().prepend_member(at.name); break;
-    case failure::run_unread: return report_packed_run(s, obj, run_first, 0, false);
-    case failure::run_read: return report_packed_run(s, obj, run_first, word, true);
+    case failure::run_unread: report_packed_run(s, obj, run_first, 0, false); break;
+    case failure::run_read: report_packed_run(s, obj, run_first, word, true); break;
     }
-    return false;
 }
 
 // One member of a struct. The body of a struct is a fold of these, one per member,
@@ -769,7 +768,9 @@ NETSER_INLINE bool serialize_struct_body(S& s, C& obj, L<B...>, std::index_seque
                                           entries[I]) &&
              ...)) [[likely]]
             return true;
-        return fail_member(s, &obj, entries, run.failed, run.word);
+        // Only a reader's word is reported (a measurer's is dead code, left out).
+        fail_member(s, &obj, entries, run.failed, S::is_reading ? run.word : 0);
+        return false;
     }
 }
 
