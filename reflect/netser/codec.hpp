@@ -5,6 +5,7 @@
 #include <netser/check.hpp>
 #include <netser/description.hpp>
 #include <netser/detail/adl.hpp>
+#include <netser/detail/float_math.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/encoding.hpp>
 #include <netser/enum_codec.hpp>
@@ -35,11 +36,6 @@ NETSER_INLINE bool serialize_value(S& s, T& v);
 template <stream S, class T, class P>
 NETSER_INLINE bool apply_encoding(S& s, T& v, attribute_encoding<P>) {
     return serialize_value<P>(s, v);
-}
-
-template <class T>
-bool is_finite(T v) noexcept {
-    return v == v && v - v == T{0};
 }
 
 // common(values...): a flag bit, then the index among the values or the plain encoding.
@@ -658,7 +654,7 @@ NETSER_INLINE bool step_failed(run_state& run, const member_entry& at, failure h
 // own bit, with its name; a reader keeps the values before it. A reader that read the
 // run whole passes its word; otherwise what is left is read here.
 template <stream S>
-bool report_packed_run(S& s, void* obj, const member_entry& first, std::uint64_t word, bool read_whole) noexcept {
+void report_packed_run(S& s, void* obj, const member_entry& first, std::uint64_t word, bool read_whole) noexcept {
     const int total = first.run_bits;
     const std::size_t at = s.bits_processed() - (read_whole ? static_cast<std::size_t>(total) : 0);
     int room = total;
@@ -668,7 +664,7 @@ bool report_packed_run(S& s, void* obj, const member_entry& first, std::uint64_t
         if constexpr (S::is_reading) {
             if (!s.process_bits(word, room)) { // a stream that failed before
                 s.error().prepend_member(first.name);
-                return false;
+                return;
             }
         }
     }
@@ -688,12 +684,11 @@ bool report_packed_run(S& s, void* obj, const member_entry& first, std::uint64_t
         if (c != errc::none) {
             s.fail(c, at + static_cast<std::size_t>(m.offset));
             s.error().prepend_member(m.name);
-            return false;
+            return;
         }
     }
     s.fail(errc::overflow, at); // the stream refused the run (it had failed before)
     s.error().prepend_member(first.name);
-    return false;
 }
 
 // The one exit of a struct's body that failed (one function per stream, laid out cold).
@@ -855,10 +850,10 @@ NETSER_INLINE bool serialize_value(S& s, T& v) {
         if constexpr (has_attr<P, attr_kind::finite>) {
             const std::size_t at = s.bits_processed();
             if constexpr (!S::is_reading)
-                if (!is_finite(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
+                if (!fp::is_finite(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
             if (!serialize_with_common<P>(s, v, plain)) return false;
             if constexpr (S::is_reading)
-                if (!is_finite(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
+                if (!fp::is_finite(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
             return true;
         } else {
             return serialize_with_common<P>(s, v, plain);
