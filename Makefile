@@ -58,14 +58,14 @@ CTEST_ARGS := --output-on-failure -j$(JOBS)
 # --- hardening: fuzzing, other hosts, valgrind (SECURITY.md says what each proves) ---
 
 # The unit-test executables (tests/<dir>/*_test.cpp), for the cross and valgrind builds.
-UNIT_SUITES = $(foreach d,core reflect packet game hostile,$(if $(wildcard tests/$(d)/*_test.cpp),netser_$(d)_tests))
+UNIT_SUITES = $(foreach d,core reflect packet game delta hostile,$(if $(wildcard tests/$(d)/*_test.cpp),netser_$(d)_tests))
 UNIT_SUITES_REGEX = ^($(subst $(eval) ,|,$(strip $(UNIT_SUITES))))$$
 
 # Seconds each libFuzzer target runs in `make fuzz` (fuzz-smoke: 60 unless given).
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS = $(if $(filter command line environment,$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),60)
 FUZZ_DIR     ?= build-fuzz
-FUZZ_TARGETS := read_fuzz packet_fuzz packet_crc_fuzz roundtrip_fuzz
+FUZZ_TARGETS := read_fuzz packet_fuzz packet_crc_fuzz roundtrip_fuzz delta_fuzz
 FUZZ_CONFIG  := -DCMAKE_BUILD_TYPE=Debug \
                 -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
                 "-DCMAKE_CXX_FLAGS_DEBUG=-O2 -g -fno-omit-frame-pointer" \
@@ -187,7 +187,7 @@ valgrind: deps
 	}; \
 	for t in $(UNIT_SUITES); do run $(CURDIR)/$(VALGRIND_DIR)/tests/$$t; done; \
 	for t in $(FUZZ_TARGETS); do \
-	  case $$t in packet*) seeds=packet ;; *) seeds=raw ;; esac; \
+	  case $$t in packet*) seeds=packet ;; delta*) seeds=delta ;; *) seeds=raw ;; esac; \
 	  corpus=$(CURDIR)/$(FUZZ_DIR)/corpus/$$t; [ -d "$$corpus" ] || corpus=; \
 	  run $(CURDIR)/$(VALGRIND_DIR)/tests/fuzz/$$t $(CURDIR)/$(VALGRIND_DIR)/seeds/$$seeds $$corpus; \
 	done; \

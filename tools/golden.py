@@ -161,6 +161,99 @@ def w_relative_index(w, previous, current, max_index):
     return current
 
 
+# --- delta: differences of codes and changed elements ----------------------------
+
+DEFAULT_LADDER = [1, 16, 256, 4096]
+
+
+def ladder_rungs(limits, max_code):
+    """The rungs [lo, hi] of a ladder for codes of [0, max_code]: cut at max_code, then
+    only as many as are each cheaper than the fallback (that many flags + the code)."""
+    code_bits = bits_required(0, max_code)
+    rungs, lo = [], 1
+    for limit in limits:
+        if lo > max_code:
+            break
+        hi = min(limit, max_code)
+        rungs.append((lo, hi))
+        if hi == max_code:
+            break
+        lo = hi + 1
+    for k in range(len(rungs), -1, -1):
+        if all(j + 2 + bits_required(lo, hi) < k + code_bits for j, (lo, hi) in enumerate(rungs[:k])):
+            return rungs[:k]
+    return []
+
+
+def w_difference(w, code, base, max_code, limits=DEFAULT_LADDER):
+    """A code that differs from base: nothing for two codes, else a flag per rung (set in
+    the rung of |code - base|), the sign (set when below) and the magnitude's offset in
+    the rung; past every rung, the code."""
+    assert code != base and 0 <= code <= max_code and 0 <= base <= max_code
+    if max_code == 1:
+        return
+    m = abs(code - base)
+    for lo, hi in ladder_rungs(limits, max_code):
+        if lo <= m <= hi:
+            w.put(1, 1)
+            w.put(1 if code < base else 0, 1)
+            w_int(w, m, lo, hi)
+            return
+        w.put(0, 1)
+    w_int(w, code, 0, max_code)
+
+
+def w_changed_elements(w, changed, body):
+    """The elements of a container against the baseline's: bit 0 and a changed bit per
+    element, or bit 1 and the relative indices of the changed ones ending with n, whichever
+    is shorter (a tie: the bits); body(i) writes element i's delta body after its bit or index."""
+    n = len(changed)
+    listed = Writer()
+    previous = -1
+    for i, c in enumerate(changed):
+        if c:
+            previous = w_relative_index(listed, previous, i, n)
+    w_relative_index(listed, previous, n, n)
+    if len(listed.bits) < n:
+        w.put(1, 1)
+        previous = -1
+        for i, c in enumerate(changed):
+            if c:
+                previous = w_relative_index(w, previous, i, n)
+                body(i)
+        w_relative_index(w, previous, n, n)
+    else:
+        w.put(0, 1)
+        for i, c in enumerate(changed):
+            w.put(1 if c else 0, 1)
+            if c:
+                body(i)
+
+
+def delta_array_example(w):
+    # A struct whose one member is a std::array<std::uint16_t, 8> (range 0..1000) with
+    # elements 1 and 6 changed, against 10, 20, ..., 80: the struct's changed bit, the
+    # member's, then the element list.
+    base = [10, 20, 30, 40, 50, 60, 70, 80]
+    new = [10, 21, 30, 40, 50, 60, 300, 80]
+    w.put(1, 1)
+    w.put(1, 1)
+    w_changed_elements(w, [a != b for a, b in zip(new, base)],
+                       lambda i: w_difference(w, new[i], base[i], 1000))
+
+
+def delta_sparse_example(w):
+    # The same with 40 elements (all 100) of which 3 and 30 changed to 99 and 1000: the
+    # indices are shorter than 40 changed bits.
+    base = [100] * 40
+    new = list(base)
+    new[3], new[30] = 99, 1000
+    w.put(1, 1)
+    w.put(1, 1)
+    w_changed_elements(w, [a != b for a, b in zip(new, base)],
+                       lambda i: w_difference(w, new[i], base[i], 1000))
+
+
 # --- the golden vectors -------------------------------------------------------
 # (name, what is written, function that writes it). Names are stable: the tests
 # and docs/wire_format.md refer to them.
@@ -279,6 +372,27 @@ VECTORS = [
      lambda w: w_relative_index(w, -1, 125, 125)),
     ("relative_sequence", "relative indices 0, 2, 7, 20, 50, 200, then the sentinel 1000 (max 1000)",
      relative_sequence),
+    # code differences (delta), the default ladder 1, 16, 256, 4096
+    ("difference_one", "difference: code 101 against 100, codes [0, 65535]",
+     lambda w: w_difference(w, 101, 100, 65535)),
+    ("difference_minus_ten", "difference: code 90 against 100, codes [0, 65535]",
+     lambda w: w_difference(w, 90, 100, 65535)),
+    ("difference_290", "difference: code 300 against 10, codes [0, 65535]",
+     lambda w: w_difference(w, 300, 10, 65535)),
+    ("difference_fallback", "difference: code 5000 against 100, codes [0, 65535] (past the rungs)",
+     lambda w: w_difference(w, 5000, 100, 65535)),
+    ("difference_two_codes", "difference: code 1 against 0, codes [0, 1] (implied)",
+     lambda w: w_difference(w, 1, 0, 1)),
+    ("difference_narrow_step", "difference: code 3 against 2, codes [0, 3] (one rung kept)",
+     lambda w: w_difference(w, 3, 2, 3)),
+    ("difference_narrow_jump", "difference: code 0 against 2, codes [0, 3] (the code)",
+     lambda w: w_difference(w, 0, 2, 3)),
+    ("difference_custom_ladder", "difference: code 50 against 40, codes [0, 255], ladder 4, 64",
+     lambda w: w_difference(w, 50, 40, 255, [4, 64])),
+    ("delta_array_bits", "delta of a struct of 8 codes [0, 1000], elements 1 and 6 changed (21, 300 against 20, 70)",
+     delta_array_example),
+    ("delta_array_indices", "delta of a struct of 40 codes [0, 1000], elements 3 and 30 changed (99, 1000 against 100)",
+     delta_sparse_example),
     # a packet of many primitives (the truncation tests read every prefix of it)
     ("packet_mixed", "int -37 [-100,100]; bool true; quantized 123.45 [-1000,1000] at 0.01; "
      'bits 0x2A in 7; string "netser" max 31; float -2.5f; int -1 in the int64 range; '
@@ -369,7 +483,7 @@ def table():
 
 def check():
     doc = (ROOT / "docs" / "wire_format.md").read_text()
-    tests = "".join(p.read_text() for p in sorted((ROOT / "tests" / "core").glob("*.cpp")))
+    tests = "".join(p.read_text() for d in ("core", "delta") for p in sorted((ROOT / "tests" / d).glob("*.cpp")))
     found = {}
     for line in doc.splitlines():
         m = ROW.match(line)
@@ -383,7 +497,7 @@ def check():
         elif found[name] != (nbits, hx):
             problems.append(f"{name}: doc says {found[name]}, model says {(nbits, hx)}")
         if f'"{hx}"' not in tests:
-            problems.append(f'{name}: no test in tests/core uses "{hx}"')
+            problems.append(f'{name}: no test in tests/core or tests/delta uses "{hx}"')
     extra = set(found) - {name for name, _, _ in VECTORS}
     problems += [f"{name}: in docs/wire_format.md but not in the model" for name in sorted(extra)]
     decoded = {}

@@ -2,8 +2,8 @@
 
 // The visitor: each value's encoding is chosen once from its type and its attributes
 // (encoding_of in <netser/encoding.hpp>, with a provider P whose P::value is the
-// constant attr_pack), and apply_encoding has one overload per family of encodings,
-// each in the header of its family:
+// constant attr_pack). Each family of encodings has its own header, with its plain
+// encoding (apply_encoding) beside its delta encoding (same_encoded, apply_delta):
 //
 //   scalar_codec.hpp     fixed-width codes (bool, integers, enums, floats), common, finite
 //   container_codec.hpp  strings, arrays, vectors, maps and sets
@@ -11,8 +11,14 @@
 //   sparse_codec.hpp     netser::sparse arrays of optionals
 //   struct_codec.hpp     described structs (bases, members, packed runs) and aggregates
 //   user_codec.hpp       user attributes and user types with their own serialize
+//
+// This header ties them together: the plain and the delta walk over a value.
 
+#include <netser/attributes.hpp>
 #include <netser/container_codec.hpp>
+#include <netser/description.hpp>
+#include <netser/detail/type_traits.hpp>
+#include <netser/difference_ladder.hpp>
 #include <netser/encoding.hpp>
 #include <netser/optional_codec.hpp>
 #include <netser/scalar_codec.hpp>
@@ -21,11 +27,136 @@
 #include <netser/user_codec.hpp>
 #include <netser/visitor.hpp>
 
+#include <boost/pfr/core.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
 namespace netser::detail {
 
 template <class P, stream S, class T>
 NETSER_INLINE bool serialize_value(S& s, T& v) {
     return apply_encoding(s, v, encoding_v<P, T>);
+}
+
+// ---- delta --------------------------------------------------------------------------
+
+template <class P, class T>
+bool same_value(const T& v, const T& b) {
+    return same_encoded(v, b, encoding_v<P, T>);
+}
+
+template <class P>
+constexpr difference_ladder ladder_of() noexcept {
+    if constexpr (has_attr<P, attr_kind::delta_ladder>) return P::value.template get<attr_kind::delta_ladder>().ladder;
+    else return default_difference_ladder;
+}
+
+template <class E>
+inline constexpr bool is_sequence_encoding = false;
+template <class E>
+inline constexpr bool is_sequence_encoding<sequence_encoding<E>> = true;
+
+// The ladder of T's codes (or its elements', for a vector of codes), at compile time.
+template <class P, class T>
+constexpr delta_params delta_params_of() noexcept {
+    constexpr difference_ladder ladder = ladder_of<P>();
+    static_assert(ladder.valid(), "netser: netser::delta_ladder(limits...) needs 1 to 4 increasing limits above 0");
+    using E = encoding_t<P, T>;
+    if constexpr (is_fixed_width<E>) {
+        return {effective_ladder(ladder, code_max<T>(encoding_v<P, T>))};
+    } else if constexpr (is_sequence_encoding<E>) {
+        if constexpr (is_fixed_width<decltype(encoding_v<P, T>.element)>)
+            return {effective_ladder(ladder, code_max<typename T::value_type>(encoding_v<P, T>.element))};
+        else
+            return {};
+    } else {
+        return {};
+    }
+}
+template <class P, class T>
+inline constexpr delta_params delta_params_v = delta_params_of<P, T>();
+
+template <class P, stream S, class T>
+bool delta_body(S& s, T& v, const T& b) {
+    return apply_delta(s, v, b, encoding_v<P, T>, delta_params_v<P, T>);
+}
+
+template <class P, stream S, class T>
+bool serialize_delta_value(S& s, T& v, const T& b) {
+    constexpr bool whole = has_attr<P, attr_kind::delta_whole>;
+    if constexpr (!whole && has_own_delta<P, S, T>()) {
+        return own_delta<P>(s, v, b);
+    } else {
+        using VP = std::conditional_t<whole, without<P, attr_kind::delta_whole>, P>;
+        bool changed = false;
+        if constexpr (!S::is_reading) changed = !same_value<VP>(v, b);
+        if (!serialize_bool(s, changed)) return false;
+        if (!changed) {
+            if constexpr (S::is_reading) copy_value(v, b);
+            return true;
+        }
+        if constexpr (whole) return serialize_value<VP>(s, v);
+        else return delta_body<VP>(s, v, b);
+    }
+}
+
+template <class P, class T>
+constexpr bit_bounds delta_body_bounds() noexcept {
+    return delta_bounds<T>(encoding_v<P, T>, delta_params_v<P, T>);
+}
+
+template <class P, class T>
+constexpr bit_bounds delta_value_bounds() noexcept {
+    constexpr bool whole = has_attr<P, attr_kind::delta_whole>;
+    if constexpr (!whole && has_own_delta<P, measure_stream, T>()) {
+        return own_delta_bounds<P, T>();
+    } else if constexpr (whole) {
+        return bit_bounds{0, 1} + value_bounds<without<P, attr_kind::delta_whole>, T>();
+    } else {
+        return bit_bounds{0, 1} + delta_body_bounds<P, T>();
+    }
+}
+
+template <class T>
+void copy_value(T& v, const T& b) {
+    if constexpr (std::is_copy_assignable_v<T>) {
+        v = b;
+    } else if constexpr (is_unique_ptr<T>::value || is_optional<T>::value) {
+        if (!b) {
+            v.reset();
+        } else {
+            if (!v) {
+                if constexpr (is_unique_ptr<T>::value) v = std::make_unique<typename T::element_type>();
+                else v.emplace();
+            }
+            copy_value(*v, *b);
+        }
+    } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
+        auto* vd = array_data(v);
+        const auto* bd = array_data(b);
+        for (std::size_t i = 0; i < array_size<T>(); ++i) copy_value(vd[i], bd[i]);
+    } else if constexpr (is_vector<T>::value) {
+        v.resize(b.size());
+        for (std::size_t i = 0; i < b.size(); ++i) copy_value(v[i], b[i]);
+    } else if constexpr (described<T>) {
+        boost::mp11::mp_for_each<described_bases<T>>([&](auto d) {
+            using B = typename decltype(d)::type;
+            copy_value(static_cast<B&>(v), static_cast<const B&>(b));
+        });
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (copy_value(v.*member_at<T, I>::pointer, b.*member_at<T, I>::pointer), ...);
+        }(member_indices<T>{});
+    } else if constexpr (std::is_aggregate_v<T>) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (copy_value(boost::pfr::get<I>(v), boost::pfr::get<I>(b)), ...);
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+    } else {
+        static_assert(always_false<T>, "netser: a delta read copies unchanged values from the baseline; give this "
+                                       "type a copy assignment");
+    }
 }
 
 } // namespace netser::detail

@@ -149,7 +149,7 @@ constexpr auto encoding_of() noexcept {
                                        "type; give it one, or put it on a member of the type it encodes");
         return invalid_encoding{};
     } else if constexpr (std::is_same_v<T, bool>) {
-        static_assert(A::size == 0, "netser: a bool member takes no encoding attribute (it is always 1 bit)");
+        static_assert(A::encoding_size == 0, "netser: a bool member takes no encoding attribute (it is always 1 bit)");
         return bool_encoding{};
     } else if constexpr (std::is_enum_v<T>) {
         return enum_encoding_of<P, T>();
@@ -201,7 +201,7 @@ constexpr auto encoding_of() noexcept {
     } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
         return optional_encoding<P>{};
     } else if constexpr (is_variant<T>::value) {
-        static_assert(A::size == 0, "netser: a std::variant member takes no attribute (its alternatives use their "
+        static_assert(A::encoding_size == 0, "netser: a std::variant member takes no attribute (its alternatives use their "
                                     "default encodings); put the attributes on a described struct alternative");
         return variant_encoding{};
     } else if constexpr (is_map<T>::value || is_set<T>::value) {
@@ -209,9 +209,12 @@ constexpr auto encoding_of() noexcept {
     } else if constexpr (adl::has_serialize<measure_stream, T>) {
         return user_type_encoding{};
     } else if constexpr (described<T>) {
-        return struct_encoding<P>{};
+        // Attributes about the delta only do not change a struct's encoding.
+        if constexpr (A::encoding_size == 0) return struct_encoding<no_attrs>{};
+        else return struct_encoding<P>{};
     } else if constexpr (std::is_aggregate_v<T>) {
-        return aggregate_encoding<P>{};
+        if constexpr (A::encoding_size == 0) return aggregate_encoding<no_attrs>{};
+        else return aggregate_encoding<P>{};
     } else {
         static_assert(always_false<T>, "netser: no encoding for this type; describe it with NETSER_STRUCT, or give it "
                                        "an ADL function serialize(Stream&, T&)");

@@ -79,6 +79,13 @@ inline constexpr bool is_fixed_width<described_enum_encoding<E>> = true;
 template <class E, class Inner>
 inline constexpr bool is_fixed_width<enum_as_encoding<E, Inner>> = true;
 
+// An undescribed enum's value as the inner encoding sees it: the underlying type for a
+// range, its unsigned counterpart for bits.
+template <class E, class Inner>
+using enum_value_type = std::conditional_t<std::is_same_v<Inner, bits_encoding>,
+                                           std::make_unsigned_t<std::underlying_type_t<E>>,
+                                           std::underlying_type_t<E>>;
+
 template <class T, class E>
 constexpr int code_bits(described_enum_encoding<E>) noexcept {
     return enum_info<E>::bits;
@@ -86,6 +93,15 @@ constexpr int code_bits(described_enum_encoding<E>) noexcept {
 template <class T, class E, class Inner>
 constexpr int code_bits(const enum_as_encoding<E, Inner>& e) noexcept {
     return code_bits<std::underlying_type_t<E>>(e.inner);
+}
+
+template <class T, class E>
+constexpr std::uint64_t code_max(described_enum_encoding<E>) noexcept {
+    return enum_info<E>::span;
+}
+template <class T, class E, class Inner>
+constexpr std::uint64_t code_max(const enum_as_encoding<E, Inner>& e) noexcept {
+    return code_max<enum_value_type<E, Inner>>(e.inner);
 }
 
 template <class E>
@@ -102,13 +118,6 @@ NETSER_INLINE errc from_code(std::uint64_t code, E& v, described_enum_encoding<E
     v = static_cast<E>(static_cast<U>(static_cast<std::uint64_t>(enum_info<E>::min) + code));
     return errc::none;
 }
-
-// An undescribed enum's value as the inner encoding sees it: the underlying type for a
-// range, its unsigned counterpart for bits.
-template <class E, class Inner>
-using enum_value_type = std::conditional_t<std::is_same_v<Inner, bits_encoding>,
-                                           std::make_unsigned_t<std::underlying_type_t<E>>,
-                                           std::underlying_type_t<E>>;
 
 template <class E, class Inner>
 NETSER_INLINE errc to_code(E v, const enum_as_encoding<E, Inner>& e, std::uint64_t& code) noexcept {
@@ -129,7 +138,7 @@ template <class P, class E>
 constexpr auto enum_encoding_of() noexcept {
     using U = std::underlying_type_t<E>;
     if constexpr (is_described_enum<E>) {
-        static_assert(pack_of<P>::size == 0,
+        static_assert(pack_of<P>::encoding_size == 0,
                       "netser: a described enum member takes no encoding attribute (its enumerators set its bits)");
         return described_enum_encoding<E>{};
     } else if constexpr (has_attr<P, attr_kind::range>) {

@@ -65,6 +65,8 @@ constexpr std::string_view attr_kind_name(attr_kind k) noexcept {
     case attr_kind::finite: return "finite";
     case attr_kind::raw_bytes: return "raw_bytes";
     case attr_kind::sparse: return "sparse";
+    case attr_kind::delta_ladder: return "delta_ladder";
+    case attr_kind::delta_whole: return "delta_whole";
     }
     return "unknown";
 }
@@ -120,6 +122,9 @@ constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
                 h.number(a.n);
             } else if constexpr (A::kind == attr_kind::only_if) {
                 h.text(flag_member_name(a.flag));
+            } else if constexpr (A::kind == attr_kind::delta_ladder) {
+                h.number(static_cast<std::uint64_t>(a.ladder.rungs));
+                for (int j = 0; j < a.ladder.rungs; ++j) h.number(a.ladder.limit[j]);
             }
             // Other kinds (skip...) carry no value: the kind is enough.
         }

@@ -12,6 +12,7 @@
 
 // netser::sparse (the article's sparse array): the present elements of an array of
 // optionals as (relative index, value) pairs, then the end sentinel (the slot count).
+// Delta: a changed sparse array is sent whole.
 
 namespace netser::detail {
 
@@ -54,6 +55,32 @@ bool apply_encoding(S& s, T& v, sparse_encoding<P>) {
         int end = slots;
         return serialize_relative_index(s, previous, end, slots);
     }
+}
+
+template <class T, class P>
+bool same_encoded(const T& v, const T& b, sparse_encoding<P>) {
+    using EP = without<P, attr_kind::sparse, attr_kind::max_size>;
+    if (v.size() != b.size()) return false;
+    if constexpr (is_vector<T>::value)
+        if (v.size() > P::value.template get<attr_kind::max_size>().n) return false;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (!v[i] || !b[i]) {
+            if (v[i] || b[i]) return false;
+        } else if (!same_value<EP>(*v[i], *b[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+template <stream S, class T, class P>
+bool apply_delta(S& s, T& v, const T&, sparse_encoding<P> e, const delta_params&) {
+    return apply_encoding(s, v, e);
+}
+
+template <class T, class P>
+constexpr bit_bounds delta_bounds(sparse_encoding<P>, const delta_params&) noexcept {
+    return value_bounds<P, T>();
 }
 
 } // namespace netser::detail

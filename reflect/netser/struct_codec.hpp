@@ -20,7 +20,8 @@
 #include <utility>
 
 // Structs: a described struct's bases, then its members in the order of its
-// description; plain aggregates field by field through Boost.PFR.
+// description; plain aggregates field by field through Boost.PFR. Delta: each base
+// and member's own delta, in the same order.
 
 namespace netser::detail {
 
@@ -48,6 +49,22 @@ constexpr std::size_t member_index_of(F flag) noexcept {
     return index;
 }
 
+// The only_if flag of member I of C: a bool member listed before it (or a base's).
+template <class C, std::size_t I>
+constexpr auto only_if_flag() noexcept {
+    constexpr auto flag = member_attrs<C, I>::value.template get<attr_kind::only_if>().flag;
+    static_assert(member_index_of<C>(flag) < I ||
+                      member_index_of<C>(flag) == boost::mp11::mp_size<described_members<C>>::value,
+                  "netser: netser::only_if(&T::flag) must name a bool member listed before this one");
+    return flag;
+}
+
+// A member's value's own attributes, once only_if and check are handled (a new provider
+// only when there is something to drop).
+template <class P>
+using value_attrs = std::conditional_t<has_attr<P, attr_kind::only_if> || has_attr<P, attr_kind::check>,
+                                       without<P, attr_kind::only_if, attr_kind::check>, P>;
+
 template <class C, std::size_t I, stream S>
 NETSER_INLINE bool serialize_member(S& s, C& obj) {
     using D = member_at<C, I>;
@@ -57,10 +74,7 @@ NETSER_INLINE bool serialize_member(S& s, C& obj) {
     } else {
         auto& m = obj.*D::pointer;
         if constexpr (has_attr<P, attr_kind::only_if>) {
-            constexpr auto flag = P::value.template get<attr_kind::only_if>().flag;
-            static_assert(member_index_of<C>(flag) < I || member_index_of<C>(flag) == boost::mp11::mp_size<described_members<C>>::value,
-                          "netser: netser::only_if(&T::flag) must name a bool member listed before this one");
-            if (!(obj.*flag)) {
+            if (!(obj.*only_if_flag<C, I>())) {
                 if constexpr (S::is_reading) reset_to_default<C, D>(m);
                 return true;
             }
@@ -71,10 +85,7 @@ NETSER_INLINE bool serialize_member(S& s, C& obj) {
                 return false;
             }
         }
-        // The value's own attributes (a new provider only when there is something to drop).
-        using VP = std::conditional_t<has_attr<P, attr_kind::only_if> || has_attr<P, attr_kind::check>,
-                                      without<P, attr_kind::only_if, attr_kind::check>, P>;
-        if (profiled_value<VP>(s, m, D::name)) [[likely]] return true;
+        if (profiled_value<value_attrs<P>>(s, m, D::name)) [[likely]] return true;
         s.error().prepend_member(D::name);
         return false;
     }
@@ -82,7 +93,7 @@ NETSER_INLINE bool serialize_member(S& s, C& obj) {
 
 // Vector-like structs take scalar attributes (quantize, range...) per component.
 template <class P, class C, std::size_t I>
-using component_attrs = std::conditional_t<pack_of<P>::size != 0, P, member_attrs<C, I>>;
+using component_attrs = std::conditional_t<pack_of<P>::encoding_size != 0, P, member_attrs<C, I>>;
 
 template <class P, class C, std::size_t I, stream S>
 NETSER_INLINE bool serialize_component(S& s, C& obj) {
@@ -414,7 +425,7 @@ NETSER_INLINE bool member_step(S& s, void* obj, T&, special_member<C, I>, run_st
 template <class P, stream S, class C, template <class...> class L, class... B, std::size_t... I>
 NETSER_INLINE bool serialize_struct_body(S& s, C& obj, L<B...>, std::index_sequence<I...>) {
     if (!(serialize_value<no_attrs>(s, static_cast<typename B::type&>(obj)) && ...)) return false;
-    if constexpr (pack_of<P>::size != 0) {
+    if constexpr (pack_of<P>::encoding_size != 0) {
         return (serialize_component<P, C, I>(s, obj) && ...);
     } else if constexpr (profiling_stream<S>) {
         return (serialize_member<C, I>(s, obj) && ...);
@@ -437,7 +448,7 @@ NETSER_INLINE bool serialize_struct_body(S& s, C& obj, L<B...>, std::index_seque
 // function per struct and stream, left to the compiler: forcing them inline would
 // make it optimize the whole body again at every level above.
 template <class P, class C>
-inline constexpr bool inline_struct = (pack_of<P>::size != 0 || member_runs<C>::fixed_size) && !is_recursive_type<C>();
+inline constexpr bool inline_struct = (pack_of<P>::encoding_size != 0 || member_runs<C>::fixed_size) && !is_recursive_type<C>();
 
 template <class P, stream S, class C>
 bool serialize_struct_outlined(S& s, C& obj) {
@@ -491,6 +502,160 @@ bool apply_encoding(S& s, T& obj, aggregate_encoding<P>) {
         return enter_nested(s) && leave_nested(s, serialize_aggregate<P>(s, obj));
     else
         return serialize_aggregate<P>(s, obj);
+}
+
+// ---- delta --------------------------------------------------------------------------
+//
+// A struct's delta body is the delta of each base and member (each a changed bit, then
+// its body), in the order of the plain encoding. A member that is not sent (skip, or
+// only_if false) takes no bit: a reader copies a skipped one from the baseline and
+// resets the other as a plain read does.
+
+template <class C, std::size_t I>
+bool member_same(const C& v, const C& b) {
+    using D = member_at<C, I>;
+    using P = member_attrs<C, I>;
+    if constexpr (has_attr<P, attr_kind::skip>) {
+        return true;
+    } else {
+        // Not sent: a reader resets it, and the baseline (what a reader held) has it reset.
+        if constexpr (has_attr<P, attr_kind::only_if>)
+            if (!(v.*only_if_flag<C, I>())) return true;
+        return same_value<value_attrs<P>>(v.*D::pointer, b.*D::pointer);
+    }
+}
+
+template <class P, class C, template <class...> class L, class... B, std::size_t... I>
+bool same_struct(const C& v, const C& b, L<B...>, std::index_sequence<I...>) {
+    if (!(same_value<no_attrs>(static_cast<const typename B::type&>(v), static_cast<const typename B::type&>(b)) &&
+          ...))
+        return false;
+    if constexpr (pack_of<P>::encoding_size != 0)
+        return (same_value<P>(v.*member_at<C, I>::pointer, b.*member_at<C, I>::pointer) && ...);
+    else
+        return (member_same<C, I>(v, b) && ...);
+}
+
+template <class C, class P>
+bool same_encoded(const C& v, const C& b, struct_encoding<P>) {
+    return same_struct<P>(v, b, described_bases<C>{}, member_indices<C>{});
+}
+
+// The delta of one member, named in the profile and the error path.
+template <class P, class C, std::size_t I, stream S, class M>
+bool delta_named(S& s, M& m, const M& b) {
+    using D = member_at<C, I>;
+    if constexpr (profiling_stream<S>) s.enter_member(D::name);
+    const bool ok = serialize_delta_value<P>(s, m, b);
+    if constexpr (profiling_stream<S>) s.leave();
+    if (ok) [[likely]] return true;
+    s.error().prepend_member(D::name);
+    return false;
+}
+
+template <class C, std::size_t I, stream S>
+bool delta_member(S& s, C& obj, const C& base) {
+    using D = member_at<C, I>;
+    using P = member_attrs<C, I>;
+    auto& m = obj.*D::pointer;
+    const auto& b = base.*D::pointer;
+    if constexpr (has_attr<P, attr_kind::skip>) {
+        if constexpr (S::is_reading) copy_value(m, b);
+        return true;
+    } else {
+        if constexpr (has_attr<P, attr_kind::only_if>) {
+            if (!(obj.*only_if_flag<C, I>())) {
+                if constexpr (S::is_reading) reset_to_default<C, D>(m);
+                return true;
+            }
+        }
+        if constexpr (checks_enabled && has_attr<P, attr_kind::check>) {
+            if (!serialize_check(s, P::value.template get<attr_kind::check>().magic)) [[unlikely]] {
+                s.error().prepend_member(D::name);
+                return false;
+            }
+        }
+        return delta_named<value_attrs<P>, C, I>(s, m, b);
+    }
+}
+
+template <class P, stream S, class C, template <class...> class L, class... B, std::size_t... I>
+bool delta_struct_body(S& s, C& obj, const C& base, L<B...>, std::index_sequence<I...>) {
+    if (!(serialize_delta_value<no_attrs>(s, static_cast<typename B::type&>(obj),
+                                          static_cast<const typename B::type&>(base)) &&
+          ...))
+        return false;
+    if constexpr (pack_of<P>::encoding_size != 0)
+        return (delta_named<P, C, I>(s, obj.*member_at<C, I>::pointer, base.*member_at<C, I>::pointer) && ...);
+    else
+        return (delta_member<C, I>(s, obj, base) && ...);
+}
+
+template <stream S, class C, class P>
+bool apply_delta(S& s, C& obj, const C& base, struct_encoding<P>, const delta_params&) {
+    if constexpr (is_recursive_type<C>()) {
+        if (!enter_nested(s)) return false;
+        return leave_nested(s, delta_struct_body<P>(s, obj, base, described_bases<C>{}, member_indices<C>{}));
+    } else {
+        return delta_struct_body<P>(s, obj, base, described_bases<C>{}, member_indices<C>{});
+    }
+}
+
+template <class T, class P>
+bool same_encoded(const T& v, const T& b, aggregate_encoding<P>) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return (same_value<P>(boost::pfr::get<I>(v), boost::pfr::get<I>(b)) && ...);
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+
+template <class P, stream S, class T>
+bool delta_aggregate(S& s, T& obj, const T& base) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return ([&] {
+            if (serialize_delta_value<P>(s, boost::pfr::get<I>(obj), boost::pfr::get<I>(base))) [[likely]] return true;
+            prepend_field_name(s.error(), I);
+            return false;
+        }() && ...);
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+
+template <stream S, class T, class P>
+bool apply_delta(S& s, T& obj, const T& base, aggregate_encoding<P>, const delta_params&) {
+    if constexpr (is_recursive_type<T>())
+        return enter_nested(s) && leave_nested(s, delta_aggregate<P>(s, obj, base));
+    else
+        return delta_aggregate<P>(s, obj, base);
+}
+
+template <class C, std::size_t I>
+constexpr bit_bounds member_delta_bounds() noexcept {
+    using P = member_attrs<C, I>;
+    if constexpr (has_attr<P, attr_kind::skip>) {
+        return {};
+    } else {
+        bit_bounds b = delta_value_bounds<value_attrs<P>, member_type<C, I>>();
+        if constexpr (checks_enabled && has_attr<P, attr_kind::check>) b.max += 32 + 7;
+        return b;
+    }
+}
+
+template <class P, class C, template <class...> class L, class... B, std::size_t... I>
+constexpr bit_bounds struct_delta_bounds(L<B...>, std::index_sequence<I...>) noexcept {
+    bit_bounds total = (bit_bounds{} + ... + delta_value_bounds<no_attrs, typename B::type>());
+    if constexpr (pack_of<P>::encoding_size != 0) return (total + ... + delta_value_bounds<P, member_type<C, I>>());
+    else return (total + ... + member_delta_bounds<C, I>());
+}
+
+template <class C, class P>
+constexpr bit_bounds delta_bounds(struct_encoding<P>, const delta_params&) noexcept {
+    return struct_delta_bounds<P, C>(described_bases<C>{}, member_indices<C>{});
+}
+
+template <class T, class P>
+constexpr bit_bounds delta_bounds(aggregate_encoding<P>, const delta_params&) noexcept {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+        return (bit_bounds{} + ... + delta_value_bounds<P, boost::pfr::tuple_element_t<I, T>>());
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
 }
 
 } // namespace netser::detail
