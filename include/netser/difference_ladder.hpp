@@ -129,6 +129,14 @@ NETSER_INLINE bool serialize_difference(S& s, std::uint64_t& code, std::uint64_t
 
 } // namespace detail
 
+/// The most bits serialize_code_difference takes for codes of [0, max_code] (for the
+/// max_delta_bits of a user codec).
+constexpr std::size_t max_difference_bits(std::uint64_t max_code,
+                                          const difference_ladder& ladder = default_difference_ladder) noexcept {
+    if (max_code <= 1) return 0;
+    return static_cast<std::size_t>(detail::effective_ladder(ladder, max_code).max_cost());
+}
+
 /// A code of [0, max_code] that differs from `base` (a code of the same range both
 /// sides hold). For max_code 1 the other code is implied: no bits. Otherwise, for each
 /// rung in turn a flag bit, set in the rung that holds |code - base|, then a sign bit
