@@ -81,11 +81,8 @@ public:
     bool read_snapshot(std::span<const std::byte> in, Snapshot& out) override {
         return read_in<cp::Snapshot>(in, snapshot_scratch_, [&](cp::Snapshot::Reader root) {
             const auto cubes = root.getCubes();
-            if (cubes.size() > cube_count) return false;
-            out.cubes.resize(cubes.size());
-            bool ok = true;
-            for (unsigned i = 0; i < cubes.size(); ++i) {
-                const cp::Cube::Reader m = cubes[i];
+            return decode_cubes(cubes.size(), out, [&](std::size_t i) {
+                const cp::Cube::Reader m = cubes[static_cast<unsigned>(i)];
                 CubeCodes k;
                 k.interacting = m.getInteracting();
                 k.x = m.getX();
@@ -96,9 +93,8 @@ public:
                 k.vz = m.getVz();
                 k.largest = m.getLargest();
                 k.smallest = {m.getA(), m.getB(), m.getC()};
-                ok &= from_codes(k, out.cubes[i]);
-            }
-            return ok;
+                return k;
+            });
         });
     }
 

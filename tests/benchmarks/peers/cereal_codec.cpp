@@ -102,15 +102,13 @@ public:
         return read(in, [&](InputArchive& ar) {
             cereal::size_type count = 0;
             ar(cereal::make_size_tag(count));
-            if (count > cube_count) return false;
-            out.cubes.resize(static_cast<std::size_t>(count));
-            bool ok = true;
-            for (CubeState& c : out.cubes) {
+            // Capped before the cast: a forged 64-bit count fails on a 32-bit host too.
+            const std::size_t cubes = static_cast<std::size_t>(count <= cube_count ? count : cube_count + 1);
+            return decode_cubes(cubes, out, [&](std::size_t) {
                 CubeCodes k;
                 load_codes(ar, k);
-                ok &= from_codes(k, c);
-            }
-            return ok;
+                return k;
+            });
         });
     }
 

@@ -79,6 +79,47 @@ public:
     }
 };
 
+/// Resizes `out` to `count` cubes (a hostile count above cube_count fails) and reads
+/// cube i from codes_of(i), called in order.
+template <class CodesOf>
+bool decode_cubes(std::size_t count, Snapshot& out, CodesOf codes_of) {
+    if (count > cube_count) return false;
+    out.cubes.resize(count);
+    bool ok = true;
+    for (std::size_t i = 0; i < count; ++i) ok &= from_codes(codes_of(i), out.cubes[i]);
+    return ok;
+}
+
+// The codes from generated code whose accessors are the fields' names (protobuf,
+// FlatBuffers); a FlatBuffers table has its velocity as a struct that may be absent.
+template <class Message>
+S94Codes s94_codes_of(const Message& m) {
+    return {m.x(), m.y(), m.z(), m.health(), m.alive(), m.id()};
+}
+
+template <class Message>
+CubeCodes cube_codes_of(const Message& m) {
+    CubeCodes k;
+    k.interacting = m.interacting();
+    k.x = m.x();
+    k.y = m.y();
+    k.z = m.z();
+    if constexpr (requires { m.velocity(); }) {
+        if (const auto* v = m.velocity()) {
+            k.vx = v->x();
+            k.vy = v->y();
+            k.vz = v->z();
+        }
+    } else {
+        k.vx = m.vx();
+        k.vy = m.vy();
+        k.vz = m.vz();
+    }
+    k.largest = m.largest();
+    k.smallest = {m.a(), m.b(), m.c()};
+    return k;
+}
+
 /// A library's codec: `id` names its benchmarks (s94_write/<id>, ...), `label` its
 /// row in the table. A library may offer several shapes.
 struct named_codec {

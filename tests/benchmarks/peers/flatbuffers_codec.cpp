@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace netser_peers {
 
@@ -36,17 +37,12 @@ public:
         return copy_out(out);
     }
     bool read_one(std::span<const std::byte> in, S94R& s) {
-        const auto* data = reinterpret_cast<const std::uint8_t*>(in.data());
-        flatbuffers::Verifier verifier(data, in.size());
         if constexpr (Shape == shape::structs) {
-            if (!verifier.VerifyBuffer<fb::S94Message>(nullptr)) return false;
-            const fb::S94Struct* m = flatbuffers::GetRoot<fb::S94Message>(data)->s94();
-            if (m == nullptr) return false;
-            return from_codes(S94Codes{m->x(), m->y(), m->z(), m->health(), m->alive(), m->id()}, s);
+            const fb::S94Message* m = verified_root<fb::S94Message>(in);
+            return m != nullptr && m->s94() != nullptr && from_codes(s94_codes_of(*m->s94()), s);
         } else {
-            if (!verifier.VerifyBuffer<fb::S94>(nullptr)) return false;
-            const fb::S94* m = flatbuffers::GetRoot<fb::S94>(data);
-            return from_codes(S94Codes{m->x(), m->y(), m->z(), m->health(), m->alive(), m->id()}, s);
+            const fb::S94* m = verified_root<fb::S94>(in);
+            return m != nullptr && from_codes(s94_codes_of(*m), s);
         }
     }
 
@@ -78,56 +74,24 @@ public:
     }
 
     bool read_snapshot(std::span<const std::byte> in, Snapshot& out) override {
-        const auto* data = reinterpret_cast<const std::uint8_t*>(in.data());
-        flatbuffers::Verifier verifier(data, in.size());
-        if constexpr (Shape == shape::structs) {
-            if (!verifier.VerifyBuffer<fb::SnapshotStructs>(nullptr)) return false;
-            const auto* cubes = flatbuffers::GetRoot<fb::SnapshotStructs>(data)->cubes();
-            if (cubes == nullptr || cubes->size() > cube_count) return false;
-            out.cubes.resize(cubes->size());
-            bool ok = true;
-            for (flatbuffers::uoffset_t i = 0; i < cubes->size(); ++i) {
-                const fb::CubeStruct& m = *cubes->Get(i);
-                CubeCodes k;
-                k.interacting = m.interacting();
-                k.x = m.x();
-                k.y = m.y();
-                k.z = m.z();
-                k.vx = m.vx();
-                k.vy = m.vy();
-                k.vz = m.vz();
-                k.largest = m.largest();
-                k.smallest = {m.a(), m.b(), m.c()};
-                ok &= from_codes(k, out.cubes[i]);
-            }
-            return ok;
-        } else {
-            if (!verifier.VerifyBuffer<fb::SnapshotTables>(nullptr)) return false;
-            const auto* cubes = flatbuffers::GetRoot<fb::SnapshotTables>(data)->cubes();
-            if (cubes == nullptr || cubes->size() > cube_count) return false;
-            out.cubes.resize(cubes->size());
-            bool ok = true;
-            for (flatbuffers::uoffset_t i = 0; i < cubes->size(); ++i) {
-                const fb::CubeTable& m = *cubes->Get(i);
-                CubeCodes k;
-                k.interacting = m.interacting();
-                k.x = m.x();
-                k.y = m.y();
-                k.z = m.z();
-                if (const fb::Velocity* v = m.velocity()) {
-                    k.vx = v->x();
-                    k.vy = v->y();
-                    k.vz = v->z();
-                }
-                k.largest = m.largest();
-                k.smallest = {m.a(), m.b(), m.c()};
-                ok &= from_codes(k, out.cubes[i]);
-            }
-            return ok;
-        }
+        using Root = std::conditional_t<Shape == shape::structs, fb::SnapshotStructs, fb::SnapshotTables>;
+        const Root* root = verified_root<Root>(in);
+        if (root == nullptr || root->cubes() == nullptr) return false;
+        const auto& cubes = *root->cubes();
+        return decode_cubes(cubes.size(), out, [&](std::size_t i) {
+            return cube_codes_of(*cubes.Get(static_cast<flatbuffers::uoffset_t>(i)));
+        });
     }
 
 private:
+    // The root of a message that passed the verifier, else null.
+    template <class Root>
+    static const Root* verified_root(std::span<const std::byte> in) {
+        const auto* data = reinterpret_cast<const std::uint8_t*>(in.data());
+        flatbuffers::Verifier verifier(data, in.size());
+        return verifier.VerifyBuffer<Root>(nullptr) ? flatbuffers::GetRoot<Root>(data) : nullptr;
+    }
+
     std::size_t copy_out(std::span<std::byte> out) const {
         const std::size_t size = fbb_.GetSize();
         if (size > out.size()) return 0;

@@ -129,15 +129,8 @@ public:
     }
     bool read_snapshot(std::span<const std::byte> in, Snapshot& out) override {
         return read(in, [&](const msgpack::object& o) {
-            if (o.type != msgpack::type::ARRAY || o.via.array.size > cube_count) return false;
-            out.cubes.resize(o.via.array.size);
-            bool ok = true;
-            for (std::size_t i = 0; i < out.cubes.size(); ++i) {
-                CubeCodes k;
-                o.via.array.ptr[i].convert(k);
-                ok &= from_codes(k, out.cubes[i]);
-            }
-            return ok;
+            if (o.type != msgpack::type::ARRAY) return false;
+            return decode_cubes(o.via.array.size, out, [&](std::size_t i) { return o.via.array.ptr[i].as<CubeCodes>(); });
         });
     }
 

@@ -65,17 +65,12 @@ public:
         return size;
     }
     bool read_snapshot(std::span<const std::byte> in, Snapshot& out) override {
-        if (in.size() % sizeof(CubeCodes) != 0 || in.size() / sizeof(CubeCodes) > cube_count) return false;
-        out.cubes.resize(in.size() / sizeof(CubeCodes));
-        bool ok = true;
-        const std::byte* at = in.data();
-        for (CubeState& c : out.cubes) {
+        if (in.size() % sizeof(CubeCodes) != 0) return false;
+        return decode_cubes(in.size() / sizeof(CubeCodes), out, [&](std::size_t i) {
             CubeCodes k;
-            std::memcpy(&k, at, sizeof k);
-            at += sizeof k;
-            ok &= from_codes(k, c);
-        }
-        return ok;
+            std::memcpy(&k, in.data() + i * sizeof k, sizeof k);
+            return k;
+        });
     }
 };
 

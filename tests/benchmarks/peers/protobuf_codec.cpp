@@ -39,7 +39,7 @@ public:
     }
     bool read_one(std::span<const std::byte> in, S94R& s) {
         if (!parse_from(s94_, in)) return false;
-        return from_codes(S94Codes{s94_.x(), s94_.y(), s94_.z(), s94_.health(), s94_.alive(), s94_.id()}, s);
+        return from_codes(s94_codes_of(s94_), s);
     }
     std::size_t write_snapshot(const Snapshot& in, std::span<std::byte> out) override {
         snapshot_.Clear(); // keeps the Cube objects for add_cubes to reuse
@@ -63,24 +63,8 @@ public:
     bool read_snapshot(std::span<const std::byte> in, Snapshot& out) override {
         if (!parse_from(snapshot_, in)) return false;
         const auto& cubes = snapshot_.cubes();
-        if (static_cast<std::size_t>(cubes.size()) > cube_count) return false;
-        out.cubes.resize(static_cast<std::size_t>(cubes.size()));
-        bool ok = true;
-        for (std::size_t i = 0; i < out.cubes.size(); ++i) {
-            const pb::Cube& m = cubes[static_cast<int>(i)];
-            CubeCodes k;
-            k.interacting = m.interacting();
-            k.x = m.x();
-            k.y = m.y();
-            k.z = m.z();
-            k.vx = m.vx();
-            k.vy = m.vy();
-            k.vz = m.vz();
-            k.largest = m.largest();
-            k.smallest = {m.a(), m.b(), m.c()};
-            ok &= from_codes(k, out.cubes[i]);
-        }
-        return ok;
+        return decode_cubes(static_cast<std::size_t>(cubes.size()), out,
+                            [&](std::size_t i) { return cube_codes_of(cubes[static_cast<int>(i)]); });
     }
 
 private:
