@@ -145,8 +145,7 @@ std::vector<named_codec> capnp_codecs() {
 }
 
 std::string capnp_version() {
-    return std::to_string(CAPNP_VERSION_MAJOR) + "." + std::to_string(CAPNP_VERSION_MINOR) + "." +
-           std::to_string(CAPNP_VERSION_MICRO);
+    return version_string(CAPNP_VERSION_MAJOR, CAPNP_VERSION_MINOR, CAPNP_VERSION_MICRO);
 }
 
 } // namespace netser_peers

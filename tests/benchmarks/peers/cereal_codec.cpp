@@ -154,8 +154,7 @@ std::vector<named_codec> cereal_codecs() {
 }
 
 std::string cereal_version() {
-    return std::to_string(CEREAL_VERSION_MAJOR) + "." + std::to_string(CEREAL_VERSION_MINOR) + "." +
-           std::to_string(CEREAL_VERSION_PATCH);
+    return version_string(CEREAL_VERSION_MAJOR, CEREAL_VERSION_MINOR, CEREAL_VERSION_PATCH);
 }
 
 } // namespace netser_peers

@@ -136,6 +136,9 @@ std::vector<named_codec> cereal_codecs();
 std::vector<named_codec> msgpack_codecs();
 
 /// Library versions, for the report.
+inline std::string version_string(int major, int minor, int patch) {
+    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+}
 std::string protobuf_version();
 std::string flatbuffers_version();
 std::string capnp_version();

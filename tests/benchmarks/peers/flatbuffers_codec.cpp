@@ -113,8 +113,7 @@ std::vector<named_codec> flatbuffers_codecs() {
 }
 
 std::string flatbuffers_version() {
-    return std::to_string(FLATBUFFERS_VERSION_MAJOR) + "." + std::to_string(FLATBUFFERS_VERSION_MINOR) + "." +
-           std::to_string(FLATBUFFERS_VERSION_REVISION);
+    return version_string(FLATBUFFERS_VERSION_MAJOR, FLATBUFFERS_VERSION_MINOR, FLATBUFFERS_VERSION_REVISION);
 }
 
 } // namespace netser_peers
