@@ -26,6 +26,14 @@ VALGRIND_DEPS := valgrind
 S390X_DEPS    := qemu-user g++-s390x-linux-gnu
 I686_DEPS     := qemu-user g++-i686-linux-gnu
 CI_DEPS       := $(sort $(ASAN_DEPS) $(FUZZ_DEPS) $(VALGRIND_DEPS) $(S390X_DEPS) $(I686_DEPS))
+# The libraries tests/benchmarks/peers compares netser with, installed by `make bench`.
+BENCH_DEPS    := protobuf-compiler libprotobuf-dev flatbuffers-compiler libflatbuffers-dev \
+                 capnproto libcapnp-dev libcereal-dev
+# Downloaded by apt-get and unpacked into $(PEERS_DEPS_DIR), not installed: Debian 12's
+# libmsgpack-cxx-dev (MessagePack for C++, headers only) depends on libboost-dev (Boost
+# 1.74), which conflicts with libboost1.81-dev. The benchmark uses it with MSGPACK_NO_BOOST.
+BENCH_UNPACKED := libmsgpack-cxx-dev
+PEERS_DEPS_DIR  = $(BUILD_DIR)/peers-deps
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -40,6 +48,21 @@ if [ -n "$$missing" ]; then \
   $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update; \
   $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 fi
+endef
+
+# $(call unpack_missing,<packages>,<dir>): for each package not installed, download it
+# with apt-get (updating the lists when it is not found) and unpack it into <dir>, once.
+define unpack_missing
+for p in $(1); do \
+  dpkg -s "$$p" 2>/dev/null | grep -q '^Status: install ok installed' && continue; \
+  [ -f "$(2)/$$p.unpacked" ] && continue; \
+  mkdir -p "$(2)/debs"; \
+  echo "Unpacking $$p into $(2)"; \
+  (cd "$(2)/debs" && apt-get download "$$p") || \
+    { $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update && (cd "$(2)/debs" && apt-get download "$$p"); }; \
+  dpkg-deb -x "$$(ls -t "$(2)/debs/$${p}_"*.deb | head -n 1)" "$(2)"; \
+  touch "$(2)/$$p.unpacked"; \
+done
 endef
 
 # The release tree: g++ -O2, shared by `demo`, `test` and `bench`.
@@ -90,14 +113,15 @@ VALGRIND        ?= valgrind --error-exitcode=1 --leak-check=full --show-leak-kin
 VALGRIND_CONFIG := -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=$(GCC_CXX) "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" \
                    -DNETSER_BUILD_FUZZ=ON -DNETSER_BUILD_SAMPLES=OFF -DNETSER_BUILD_BENCHMARKS=OFF
 
-.PHONY: help deps deps-ci configure demo test asan bench clean fuzz fuzz-smoke fuzz-build s390x i686 valgrind
+.PHONY: help deps deps-ci configure demo test asan bench bench-deps bench-peers clean fuzz fuzz-smoke fuzz-build s390x i686 valgrind
 
 help:
 	@echo "make deps     install the Debian packages needed to build and test"
 	@echo "make demo     build and run samples/$(DEMO) (DEMO=<sample> DEMO_ARGS=...)"
 	@echo "make test     g++ release build of everything, then all tests (ctest)"
 	@echo "make asan     clang++ ASan+UBSan build in $(ASAN_DIR), then all tests"
-	@echo "make bench    build and run the benchmarks (BENCH_ARGS=...)"
+	@echo "make bench    install the peer libraries, build and run the benchmarks (BENCH_ARGS=...)"
+	@echo "make bench-peers  only netser beside protobuf, FlatBuffers, Cap'n Proto, cereal, MessagePack"
 	@echo "make fuzz     clang libFuzzer targets, FUZZ_SECONDS=$(FUZZ_SECONDS) s each (corpus kept in $(FUZZ_DIR))"
 	@echo "make fuzz-smoke  the same, 60 s each unless FUZZ_SECONDS is given (CI)"
 	@echo "make s390x    cross-build the unit tests for s390x (big-endian), run them under qemu"
@@ -130,7 +154,13 @@ asan: deps
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(CTEST) --test-dir $(ASAN_DIR) $(CTEST_ARGS)
 
-bench: configure
+# The peer libraries first, so that configuring finds them (tests/benchmarks/peers).
+bench-deps: deps
+	@$(call install_missing,$(BENCH_DEPS))
+	@$(call unpack_missing,$(BENCH_UNPACKED),$(PEERS_DEPS_DIR))
+
+bench: bench-deps
+	$(CMAKE) -S . -B $(BUILD_DIR) $(RELEASE_CONFIG)
 	$(CMAKE) --build $(BUILD_DIR) --target netser_benchmarks -j$(JOBS)
 	@found=0; \
 	for b in $(BUILD_DIR)/tests/benchmarks/*_bench; do \
@@ -138,6 +168,12 @@ bench: configure
 	  echo "== $$b"; "$$b" $(BENCH_ARGS); \
 	done; \
 	[ "$$found" = 1 ] || echo "no benchmarks (tests/benchmarks/*_bench.cpp)"
+
+# The table of docs/peers.md: medians of 5 runs (peers_bench's default).
+bench-peers: bench-deps
+	$(CMAKE) -S . -B $(BUILD_DIR) $(RELEASE_CONFIG)
+	$(CMAKE) --build $(BUILD_DIR) --target peers_bench -j$(JOBS)
+	$(BUILD_DIR)/tests/benchmarks/peers_bench $(BENCH_ARGS)
 
 # libFuzzer targets (tests/fuzz) with ASan + UBSan, and their seed corpora.
 fuzz-build: deps
