@@ -156,3 +156,25 @@ TEST_CASE("max_delta_bits counts every changed bit and the worst difference", "[
     // [17,256] and the fallback: 3 + 10).
     CHECK(netser::max_delta_bits<Codes8>() == 1 + 1 + 1 + 8 + 8 * 13);
 }
+
+TEST_CASE("profile_delta attributes a delta's bits to members, the element list to its container",
+          "[delta][profile]") {
+    // delta_array_indices: 36 bits; the member v takes 35 (its changed bit, the list's bit,
+    // the indices 4 + 8 + 6 and the bodies); the bodies are v[]: 99 against 100 (2 bits),
+    // 1000 against 100 (3 flags and 10 bits).
+    Codes40 base;
+    base.v.fill(100);
+    Codes40 obj = base;
+    obj.v[3] = 99;
+    obj.v[30] = 1000;
+    netser::profile_stream p;
+    REQUIRE(p.profile_delta(obj, base));
+    const auto rows = p.rows();
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].path == "Codes40");
+    CHECK(rows[0].mean == 36);
+    CHECK(rows[1].path == "Codes40.v");
+    CHECK(rows[1].mean == 35);
+    CHECK(rows[2].path == "Codes40.v[]");
+    CHECK(rows[2].mean == 15);
+}
