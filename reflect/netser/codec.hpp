@@ -30,6 +30,7 @@
 #include <boost/pfr/core.hpp>
 
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -43,8 +44,13 @@ NETSER_INLINE bool serialize_value(S& s, T& v) {
 
 // ---- delta --------------------------------------------------------------------------
 
+// Bitwise equal values write the same bits (a value at rest, compared with the baseline
+// it was received as): that is decided without encoding either. (An equal value is not
+// checked again: the baseline is a value a reader accepted.)
 template <class P, class T>
 bool same_value(const T& v, const T& b) {
+    if constexpr (std::is_trivially_copyable_v<T>)
+        if (std::memcmp(static_cast<const void*>(&v), static_cast<const void*>(&b), sizeof(T)) == 0) return true;
     return same_encoded(v, b, encoding_v<P, T>);
 }
 
