@@ -21,8 +21,9 @@ public:
 
     explicit change_counter(std::size_t distance = default_distance);
 
-    /// Adds one frame. False when a cube does not encode (a value outside its
-    /// quantization bounds); the frame is then not compared and not kept.
+    /// Adds one frame. False when a cube does not encode (a NaN: quantized values
+    /// outside their bounds are clamped, as the wire does); the frame is then not
+    /// compared and not kept.
     bool add(std::span<const CubeState> cubes);
 
     /// Frames compared so far (each frame once `distance` frames precede it).

@@ -102,7 +102,7 @@ void run_server(const options& opt, net::udp::socket& socket, const net::udp::en
         shared.truth.put(sequence, cubes); // before sending: the client can always look it up
         report.peak_moving = std::max(report.peak_moving, world.moving());
         if (!changes.add(cubes) && report.failures++ == 0)
-            report.first_failure = "a cube left its quantization bounds";
+            report.first_failure = "a cube's state does not encode (NaN)";
 
         // Stage 3: written, profiled and sent, one packet per slice.
         std::size_t bytes = 0, packets = 0, cube_bits = 0, largest = 0;
