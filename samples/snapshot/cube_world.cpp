@@ -172,8 +172,7 @@ void turn_towards(float& x, float& y, const vec3& to) noexcept {
     y = ty / n;
 }
 
-// Moves a body on by h: gravity, the ground (bounce, friction, spin going over to rolling;
-// the player's motor beats friction, and it rolls exactly: v = w x r).
+// Moves a body on by h: gravity, the ground (bounce, friction, spin going over to rolling).
 void integrate(Body& b, bool driven, float h) noexcept {
     b.linear_velocity.z -= gravity * h;
     b.position = b.position + b.linear_velocity * h;
@@ -185,10 +184,8 @@ void integrate(Body& b, bool driven, float h) noexcept {
             b.linear_velocity.z = -b.linear_velocity.z * ground_bounce;
             if (b.linear_velocity.z < 0.5f) b.linear_velocity.z = 0.f;
         }
-        const vec3 rolling = cross(up, b.linear_velocity) * (1.f / b.radius);
-        if (driven) {
-            b.angular_velocity = rolling;
-        } else {
+        if (!driven) { // the player's motor beats friction; its spin is set after the collisions
+            const vec3 rolling = cross(up, b.linear_velocity) * (1.f / b.radius);
             const float speed = std::sqrt(b.linear_velocity.x * b.linear_velocity.x +
                                           b.linear_velocity.y * b.linear_velocity.y);
             const float slowed = std::max(speed - friction_decel * h, 0.f);
@@ -326,7 +323,10 @@ void CubeWorld::substep(float h) {
         }
         vec3& v = b.linear_velocity;
         v = {clamp_speed(v.x), clamp_speed(v.y), clamp_speed(v.z)};
-        if (i == player) continue; // driven for the whole run
+        if (i == player) { // driven for the whole run; on the ground it rolls: v = w x r
+            if (b.position.z <= b.radius) b.angular_velocity = cross(up, v) * (1.f / b.radius);
+            continue;
+        }
         const bool slow = dot(v, v) < sleep_speed * sleep_speed &&
                           dot(b.angular_velocity, b.angular_velocity) < sleep_spin * sleep_spin;
         b.still_ticks = slow ? b.still_ticks + 1 : 0;
@@ -391,11 +391,12 @@ void CubeWorld::collide(std::size_t i, std::size_t j) {
         if (approach > 0.f) {
             a.linear_velocity = a.linear_velocity - n * (share_a * dv);
             b.linear_velocity = b.linear_velocity + n * (share_b * dv);
-            // A glancing blow spins both; a cube hit low tips over the way it is pushed.
+            // A glancing blow spins both (the player only rolls); a cube hit low tips over
+            // the way it is pushed, and the player's hits scoop it up.
             const vec3 spin = cross(n, a.linear_velocity - b.linear_velocity) * 0.5f;
-            a.angular_velocity = a.angular_velocity - spin + cross(up, n) * (-tumble * share_a * dv);
             b.angular_velocity = b.angular_velocity - spin + cross(up, n) * (tumble * share_b * dv);
-            if (i == player) b.linear_velocity.z += lift * share_b * dv; // a rolling cube scoops
+            if (i == player) b.linear_velocity.z += lift * share_b * dv;
+            else a.angular_velocity = a.angular_velocity - spin + cross(up, n) * (-tumble * share_a * dv);
         }
     } else { // a sleeping cube is as good as static
         a.position = a.position - n * push;
