@@ -35,10 +35,11 @@ constexpr float cube_bounce = 0.4f;
 constexpr float player_bounce = 0.5f;    // the player's hits send cubes off ahead of it
 constexpr float friction_decel = 8.f;    // m/s^2 while sliding on the ground
 constexpr float contact_slop = 0.01f;    // overlap tolerated without a push
-constexpr float wake_speed = 1.4f;       // m/s: a hit that would give a cube at rest less does not move it
-constexpr float tumble = 0.5f;           // rad/s of tipping over per m/s a hit gives a cube
-constexpr float lift = 0.35f;            // m/s upwards per m/s the player's hit gives a cube
-constexpr float spin_follow = 0.2f;      // share of the gap to rolling closed per substep on the ground
+constexpr float wake_speed = 1.0f;       // m/s: a hit that would give a cube at rest less does not move it
+constexpr float tumble = 0.05f;          // rad/s of tipping over per m/s a hit gives a cube
+constexpr float spin_follow = 0.2f;      // share of the gap to roll_share closed per substep on the ground
+constexpr float roll_share = 0.05f;      // of the rolling spin: a cube on the ground slides more than it rolls
+constexpr float glance = 0.15f;          // spin per m/s of a glancing blow's sideways speed
 constexpr float air_spin_keep = 0.998f;  // per substep in the air
 constexpr float sleep_speed = 0.1f;
 constexpr float sleep_spin = 0.2f;
@@ -46,12 +47,13 @@ constexpr int sleep_after = 15;          // substeps below the sleep thresholds
 constexpr std::size_t substeps = 2;
 constexpr float substep_seconds = 1.f / static_cast<float>(snapshots_per_second * substeps);
 
-// The player's driving. Cruising alone, the first second would average about 50 cubes
-// changing per 6 frames, the rest of the run well over 100: the charge evens that out.
-constexpr float charge_speed = 15.f;       // m/s, held by its motor: first it charges into the grid
+// The player's driving. Cruising alone, the first second would see few cubes changing
+// per 6 frames, the rest of the run around 90: the charge evens that out (about 90 over
+// a one-second run, 105 over five seconds, 85 over twenty).
+constexpr float charge_speed = 11.f;       // m/s, held by its motor: first it charges into the grid
 constexpr std::size_t charge_ticks = 60;   //   for a second,
-constexpr float player_speed = 10.f;       //   then it cruises
-constexpr float player_turn_rate = 1.5f;   // rad/s at most: a turning circle of 6.7 m radius at 10 m/s
+constexpr float player_speed = 8.f;        //   then it cruises
+constexpr float player_turn_rate = 1.5f;   // rad/s at most: a turning circle of 5.3 m radius at 8 m/s
 constexpr float steer_share = 0.2f;        // of the velocity error its motor corrects per substep
 constexpr float target_min_distance = 8.f; // a target closer than this may sit inside the turning circle
 constexpr int chase_limit = 600;           // substeps (5 s) before it gives up on a target
@@ -195,7 +197,7 @@ void integrate(Body& b, bool driven, float h) noexcept {
             const float k = speed > 0.f ? slowed / speed : 0.f;
             b.linear_velocity.x *= k;
             b.linear_velocity.y *= k;
-            b.angular_velocity = b.angular_velocity + (rolling * k - b.angular_velocity) * spin_follow;
+            b.angular_velocity = b.angular_velocity + (rolling * (k * roll_share) - b.angular_velocity) * spin_follow;
         }
     } else {
         b.angular_velocity = b.angular_velocity * air_spin_keep;
@@ -395,11 +397,10 @@ void CubeWorld::collide(std::size_t i, std::size_t j) {
             a.linear_velocity = a.linear_velocity - n * (share_a * dv);
             b.linear_velocity = b.linear_velocity + n * (share_b * dv);
             // A glancing blow spins both (the player only rolls); a cube hit low tips over
-            // the way it is pushed, and the player's hits scoop it up.
-            const vec3 spin = cross(n, a.linear_velocity - b.linear_velocity) * 0.5f;
+            // the way it is pushed.
+            const vec3 spin = cross(n, a.linear_velocity - b.linear_velocity) * glance;
             b.angular_velocity = b.angular_velocity - spin + cross(up, n) * (tumble * share_b * dv);
-            if (i == player) b.linear_velocity.z += lift * share_b * dv;
-            else a.angular_velocity = a.angular_velocity - spin + cross(up, n) * (-tumble * share_a * dv);
+            if (i != player) a.angular_velocity = a.angular_velocity - spin + cross(up, n) * (-tumble * share_a * dv);
         }
     } else { // a sleeping cube is as good as static
         a.position = a.position - n * push;

@@ -8,8 +8,8 @@
 //
 // A small deterministic physics: gravity, a ground plane, bodies pushed apart with
 // impulses weighted by mass (cubes meet as spheres, the player as an upright cylinder),
-// friction, hits that make cubes tumble, angular velocity integrated into the
-// orientation, sleep for cubes at rest, and a uniform grid as broad phase. No libm
+// friction (a cube on the ground slides more than it rolls), hits that push cubes
+// along and tip them a little, angular velocity integrated into the orientation, sleep for cubes at rest, and a uniform grid as broad phase. No libm
 // transcendental functions, no threads: the same states bit for bit on every IEEE
 // host, for a given seed.
 
