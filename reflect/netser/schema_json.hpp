@@ -94,6 +94,21 @@ std::string schema_struct_name(B& b) {
 }
 
 template <class T>
+struct schema_array_element {
+    using type = typename T::value_type;
+};
+template <class E, std::size_t N>
+struct schema_array_element<E[N]> {
+    using type = E;
+};
+
+template <class T>
+constexpr std::size_t schema_array_length() noexcept {
+    if constexpr (std::is_array_v<T>) return std::extent_v<T>;
+    else return std::tuple_size_v<T>;
+}
+
+template <class T>
 constexpr std::string_view schema_scalar_name() noexcept {
     if constexpr (std::is_same_v<T, bool>) return "bool";
     else if constexpr (std::is_floating_point_v<T>) return sizeof(T) == 4 ? "float32" : "float64";
@@ -117,11 +132,11 @@ void schema_type_name(B& b, std::string& s) {
         schema_type_name<std::remove_cv_t<std::remove_pointer_t<T>>>(b, s);
         s += '>';
     } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
-        using E = std::conditional_t<std::is_array_v<T>, std::remove_extent_t<T>, typename T::value_type>;
+        using E = typename schema_array_element<T>::type;
         s += "array<";
         schema_type_name<E>(b, s);
         s += ", ";
-        s += std::to_string(std::is_array_v<T> ? std::extent_v<T> : std::tuple_size_v<T>);
+        s += std::to_string(schema_array_length<T>());
         s += '>';
     } else if constexpr (is_string<T>) {
         s += "string";
@@ -431,9 +446,9 @@ void schema_encoding(B& b) {
         o.key("element");
         schema_encoding<EP, typename T::value_type::value_type>(b);
     } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
-        using E = std::conditional_t<std::is_array_v<T>, std::remove_extent_t<T>, typename T::value_type>;
+        using E = typename schema_array_element<T>::type;
         schema_string(b, "kind", "array");
-        schema_integer(b, "length", std::is_array_v<T> ? std::extent_v<T> : std::tuple_size_v<T>);
+        schema_integer(b, "length", schema_array_length<T>());
         o.key("element");
         schema_encoding<P, E>(b);
     } else if constexpr (is_string<T>) {
