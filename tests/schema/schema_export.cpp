@@ -39,21 +39,11 @@ void append_hex(std::string& out, std::uint64_t v, int digits) {
     for (int i = digits - 1; i >= 0; --i) out += "0123456789abcdef"[(v >> (4 * i)) & 0xf];
 }
 
+// A JSON string, escaped as schema_json escapes it.
 void quoted(std::string& out, std::string_view s) {
-    out += '"';
-    for (char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += ch;
-        } else if (c < 0x20) {
-            out += "\\u00";
-            append_hex(out, c, 2);
-        } else {
-            out += ch;
-        }
-    }
-    out += '"';
+    netser::detail::json_writer<> w;
+    w.string(s);
+    out += w.text;
 }
 
 template <class F>
