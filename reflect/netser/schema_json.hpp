@@ -395,6 +395,26 @@ void schema_scalar(B& b) {
 template <class P, class C, bool Inline, class B>
 void schema_struct_members(B& b);
 
+template <class T, class B>
+std::string schema_type_string(B& b) {
+    std::string s;
+    schema_type_name<T>(b, s);
+    return s;
+}
+
+// A named part of a value (a variant's alternative; with its declared type, an inline
+// struct's member or an aggregate's field) and its encoding. A function, not a lambda in
+// a fold: clang 14 crashes on the latter.
+template <class P, class T, class B>
+void schema_part(B& b, std::string_view name, bool with_type) {
+    b.out.begin_object();
+    schema_string(b, "name", name);
+    if (with_type) schema_string(b, "type", schema_type_string<T>(b));
+    b.out.key("encoding");
+    schema_encoding<P, T>(b);
+    b.out.end_object();
+}
+
 template <class C>
 C only_if_class(bool C::*) noexcept;
 
@@ -487,15 +507,7 @@ void schema_encoding(B& b) {
         o.key("alternatives");
         o.begin_array();
         [&]<class... E>(std::variant<E...>*) {
-            ([&] {
-                o.begin_object();
-                std::string name;
-                schema_type_name<E>(b, name);
-                schema_string(b, "name", name);
-                o.key("encoding");
-                schema_encoding<no_attrs, E>(b);
-                o.end_object();
-            }(), ...);
+            (schema_part<no_attrs, E>(b, schema_type_string<E>(b), false), ...);
         }(static_cast<T*>(nullptr));
         o.end_array();
     } else if constexpr (adl::has_serialize<measure_stream, T>) {
@@ -533,17 +545,7 @@ void schema_encoding(B& b) {
                 o.key("fields");
                 o.begin_array();
                 [&]<std::size_t... I>(std::index_sequence<I...>) {
-                    ([&] {
-                        using F = boost::pfr::tuple_element_t<I, T>;
-                        o.begin_object();
-                        schema_string(b, "name", "field" + std::to_string(I));
-                        std::string type;
-                        schema_type_name<F>(b, type);
-                        schema_string(b, "type", type);
-                        o.key("encoding");
-                        schema_encoding<P, F>(b);
-                        o.end_object();
-                    }(), ...);
+                    (schema_part<P, boost::pfr::tuple_element_t<I, T>>(b, "field" + std::to_string(I), true), ...);
                 }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
                 o.end_array();
             }
@@ -612,16 +614,7 @@ void schema_struct_members(B& b) {
         if constexpr (!Inline) {
             (schema_member<C, I>(b), ...);
         } else {
-            ([&] {
-                o.begin_object();
-                schema_string(b, "name", member_at<C, I>::name);
-                std::string type;
-                schema_type_name<member_type<C, I>>(b, type);
-                schema_string(b, "type", type);
-                o.key("encoding");
-                schema_encoding<P, member_type<C, I>>(b);
-                o.end_object();
-            }(), ...);
+            (schema_part<P, member_type<C, I>>(b, member_at<C, I>::name, true), ...);
         }
     }(member_indices<C>{});
     o.end_array();

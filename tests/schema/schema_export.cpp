@@ -256,33 +256,38 @@ void print_value(std::string& out, const T& v) {
 }
 
 // A described struct's members as they went on the wire: bases first, then its own;
-// skipped members and those whose only_if flag is false are absent.
+// skipped members and those whose only_if flag is false are absent. (Functions, not
+// lambdas in folds: clang 14 crashes on those.)
+template <class C, std::size_t I>
+void print_member(std::string& out, const C& obj, bool& first) {
+    using D = netser::detail::member_at<C, I>;
+    using P = netser::detail::member_attrs<C, I>;
+    if constexpr (!netser::detail::has_attr<P, netser::attr_kind::skip>) {
+        if constexpr (netser::detail::has_attr<P, netser::attr_kind::only_if>) {
+            constexpr auto flag = P::value.template get<netser::attr_kind::only_if>().flag;
+            if (!(obj.*flag)) return;
+        }
+        if (!first) out += ", ";
+        first = false;
+        quoted(out, D::name);
+        out += ": ";
+        print_value<netser::detail::without<P, netser::attr_kind::only_if, netser::attr_kind::check>>(out,
+                                                                                                       obj.*D::pointer);
+    }
+}
+
+template <class C, std::size_t... I>
+void print_member_list(std::string& out, const C& obj, bool& first, std::index_sequence<I...>) {
+    (print_member<C, I>(out, obj, first), ...);
+}
+
 template <class C>
 void print_members(std::string& out, const C& obj, bool& first) {
     boost::mp11::mp_for_each<netser::detail::described_bases<C>>([&](auto b) {
         using B = typename decltype(b)::type;
         print_members(out, static_cast<const B&>(obj), first);
     });
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-        ([&] {
-            using D = netser::detail::member_at<C, I>;
-            using P = netser::detail::member_attrs<C, I>;
-            if constexpr (netser::detail::has_attr<P, netser::attr_kind::skip>) {
-                return;
-            } else {
-                if constexpr (netser::detail::has_attr<P, netser::attr_kind::only_if>) {
-                    constexpr auto flag = P::value.template get<netser::attr_kind::only_if>().flag;
-                    if (!(obj.*flag)) return;
-                }
-                if (!first) out += ", ";
-                first = false;
-                quoted(out, D::name);
-                out += ": ";
-                print_value<netser::detail::without<P, netser::attr_kind::only_if, netser::attr_kind::check>>(
-                    out, obj.*D::pointer);
-            }
-        }(), ...);
-    }(netser::detail::member_indices<C>{});
+    print_member_list(out, obj, first, netser::detail::member_indices<C>{});
 }
 
 template <class T>
