@@ -13,5 +13,6 @@
 #include <netser/quaternion.hpp>
 #include <netser/reflect.hpp>
 #include <netser/schema_hash.hpp>
+#include <netser/schema_json.hpp>
 #include <netser/to_string.hpp>
 #include <netser/unit_vector.hpp>
