@@ -67,6 +67,15 @@ public:
     /// Makes every later write fail (the streams use it to keep errors sticky).
     void poison() noexcept { limit_ = 0; }
 
+    /// Goes on in another buffer that already holds the bytes written so far (a grown
+    /// copy of this one, at least bytes_written() long): the partial word stays in the
+    /// scratch register. A poisoned writer stays poisoned.
+    void rebind(void* data, std::size_t size) noexcept {
+        data_ = static_cast<std::byte*>(data);
+        size_ = size;
+        if (limit_ != 0) limit_ = bit_limit(size);
+    }
+
     std::size_t bits_written() const noexcept { return pos_; }
     std::size_t bytes_written() const noexcept { return (pos_ + 7) / 8; }
     std::size_t capacity_bytes() const noexcept { return size_; }
