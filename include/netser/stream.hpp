@@ -104,10 +104,10 @@ private:
 /// bytes), up to max_bytes. finish() resizes it to the bytes written. A write that
 /// would take it past max_bytes, or whose allocation fails, fails with overflow.
 ///
-/// A type of its own rather than a write_stream constructor: a write that fails and
-/// then goes on (after growing) costs the success path of every write, measurably
-/// (docs/wire_format.md, "Buffers"); write_stream keeps its path as it was. It is not a
-/// write_stream& either (private base): code that takes one would write without
+/// A type of its own rather than a write_stream constructor: a failure path that goes
+/// on writing (after growing) made g++ stop keeping the writer in registers across
+/// writes, which slowed every write; write_stream keeps its path as it was. It is not
+/// a write_stream& either (private base): code that takes one would write without
 /// growing. Template code on the stream concept takes either.
 class vector_write_stream : private write_stream {
 public:
