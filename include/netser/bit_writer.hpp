@@ -64,6 +64,20 @@ public:
         return true;
     }
 
+    /// Where the writer is: the bits written and the partial word not yet stored.
+    struct position {
+        std::size_t bits;
+        std::uint64_t scratch;
+    };
+    position where() const noexcept { return {pos_, scratch_}; }
+    /// Back to a position this writer (or the one it was rebound from) reported. For a
+    /// slow path that writes out of line and hands the position back by value, so that
+    /// the inlined caller keeps it in registers rather than reloading it.
+    void move_to(position p) noexcept {
+        pos_ = p.bits;
+        scratch_ = p.scratch;
+    }
+
     /// Makes every later write fail (the streams use it to keep errors sticky).
     void poison() noexcept { limit_ = 0; }
 

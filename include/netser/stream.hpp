@@ -137,7 +137,12 @@ public:
     /// Writes the low n bits of value (n in 0..64), growing the vector if they do not fit.
     NETSER_INLINE bool process_bits(std::uint64_t value, int n) noexcept {
         if (writer_.write_bits(value, n)) [[likely]] return true;
-        return grow_and_write_bits(value, n);
+        // Growing returns the writer's position by value: stored here, after the call,
+        // it need not be reloaded from memory on the path that did not grow.
+        const bit_writer::position after = grow_and_write_bits(value, n);
+        if (after.bits == failed) return false;
+        writer_.move_to(after);
+        return true;
     }
     bool align() noexcept { return process_bits(0, writer_.align_bits()); }
     /// Copies bytes verbatim; the stream must be aligned.
@@ -173,11 +178,15 @@ private:
         return {out.data(), room};
     }
 
-    NETSER_COLD bool grow_and_write_bits(std::uint64_t value, int n) noexcept {
+    static constexpr std::size_t failed = SIZE_MAX; // a position no writer reaches
+
+    // The writer's position after the write, or `failed`.
+    NETSER_COLD bit_writer::position grow_and_write_bits(std::uint64_t value, int n) noexcept {
         if (static_cast<unsigned>(n) <= 64u && grow(writer_.bits_written() + static_cast<unsigned>(n)) &&
             writer_.write_bits(value, n))
-            return true;
-        return fail(errc::overflow, bits_processed());
+            return writer_.where();
+        fail(errc::overflow, bits_processed());
+        return {failed, 0};
     }
     NETSER_COLD bool grow_and_write_bytes(const std::byte* data, std::size_t n) noexcept {
         if (writer_.align_bits() == 0 && n <= max_bytes_ && grow(writer_.bits_written() + n * 8) &&

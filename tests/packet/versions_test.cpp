@@ -43,11 +43,7 @@ Msg largest() { return {1000, {100, true}, true, 7}; }
 } // namespace v1
 
 namespace added_end {
-struct Inner {
-    std::uint8_t hp = 0;
-    bool alive = false;
-};
-NETSER_STRUCT(Inner, (hp, netser::range(0, 100)), alive)
+using v1::Inner; // unchanged
 struct Msg {
     std::uint16_t seq = 0;
     Inner inner;
@@ -60,11 +56,7 @@ Msg largest() { return {1000, {100, true}, true, 7, true}; }
 } // namespace added_end
 
 namespace added_middle {
-struct Inner {
-    std::uint8_t hp = 0;
-    bool alive = false;
-};
-NETSER_STRUCT(Inner, (hp, netser::range(0, 100)), alive)
+using v1::Inner; // unchanged
 struct Msg {
     std::uint16_t seq = 0;
     bool extra = false;
@@ -94,11 +86,7 @@ Msg largest() { return {1000, {100, true, true}, true, 7}; }
 } // namespace added_nested
 
 namespace removed_end {
-struct Inner {
-    std::uint8_t hp = 0;
-    bool alive = false;
-};
-NETSER_STRUCT(Inner, (hp, netser::range(0, 100)), alive)
+using v1::Inner; // unchanged
 struct Msg {
     std::uint16_t seq = 0;
     Inner inner;
@@ -109,11 +97,7 @@ Msg largest() { return {1000, {100, true}, true}; }
 } // namespace removed_end
 
 namespace removed_middle {
-struct Inner {
-    std::uint8_t hp = 0;
-    bool alive = false;
-};
-NETSER_STRUCT(Inner, (hp, netser::range(0, 100)), alive)
+using v1::Inner; // unchanged
 struct Msg {
     std::uint16_t seq = 0;
     Inner inner;
@@ -139,11 +123,7 @@ Msg largest() { return {1000, {100}, true, 7}; }
 } // namespace removed_nested
 
 namespace widened_end {
-struct Inner {
-    std::uint8_t hp = 0;
-    bool alive = false;
-};
-NETSER_STRUCT(Inner, (hp, netser::range(0, 100)), alive)
+using v1::Inner; // unchanged
 struct Msg {
     std::uint16_t seq = 0;
     Inner inner;
@@ -155,11 +135,7 @@ Msg largest() { return {1000, {100, true}, true, 15}; }
 } // namespace widened_end
 
 namespace widened_middle {
-struct Inner {
-    std::uint8_t hp = 0;
-    bool alive = false;
-};
-NETSER_STRUCT(Inner, (hp, netser::range(0, 100)), alive)
+using v1::Inner; // unchanged
 struct Msg {
     std::uint16_t seq = 0;
     Inner inner;
