@@ -321,7 +321,7 @@ function D.string(ctx, n, r, tree, label, path)
     error(err, 0)
   end
   local s = ctx.text
-  if utf8_valid(s) then
+  if utf8_valid(s) and not (n.content == "utf8_without_nul" and s:find("\0", 1, true)) then
     leaf(ctx, tree, label, path, at, r.pos, s, tostring(#s) .. " bytes")
   elseif n.content == "bytes" then
     local hex = s:gsub(".", function(c) return string.format("%02x", c:byte()) end)

@@ -53,18 +53,13 @@ std::uint32_t delta_protocol_id_of(const packet_options& options) noexcept {
     return protocol_id_of<T>(options) ^ delta_packet_salt;
 }
 
-template <class S, class T>
-packet_write_result write_delta_packet_on(S& w, delta_header header, const T& msg, const T& baseline,
-                                          const packet_options& options) {
-    w.set_context(options.context);
-    std::uint32_t crc_placeholder = 0;
-    if (!serialize_bits(w, crc_placeholder, 32) || !serialize_bits(w, header.sequence, 16) ||
-        !serialize_bits(w, header.baseline, 16) || !serialize_delta(w, msg, baseline) ||
-        !serialize_check(w, end_of_packet_value(w.bits_processed() - 32)))
-        return {{}, w.error()};
-    const std::span<const std::byte> bytes = w.finish();
-    store_le32(const_cast<std::byte*>(bytes.data()), packet_crc(delta_protocol_id_of<T>(options), bytes.subspan(4)));
-    return {bytes, {}};
+// What a delta packet carries between its CRC and its end check.
+template <class T>
+auto delta_payload(delta_header header, const T& msg, const T& baseline) {
+    return [=, &msg, &baseline](auto& w) {
+        return serialize_bits(w, header.sequence, 16) && serialize_bits(w, header.baseline, 16) &&
+               serialize_delta(w, msg, baseline);
+    };
 }
 
 } // namespace detail
@@ -75,7 +70,8 @@ template <class T>
 packet_write_result write_delta_packet(std::span<std::byte> buffer, delta_header header, const T& msg,
                                        const T& baseline, packet_options options = {}) {
     write_stream w(buffer);
-    return detail::write_delta_packet_on(w, header, msg, baseline, options);
+    return detail::write_framed(w, detail::delta_protocol_id_of<T>(options), options.context,
+                                detail::delta_payload(header, msg, baseline));
 }
 
 /// The same into a vector that grows as needed (it holds exactly the packet on success,
@@ -83,10 +79,8 @@ packet_write_result write_delta_packet(std::span<std::byte> buffer, delta_header
 template <class T>
 packet_write_result write_delta_packet(std::vector<std::byte>& out, delta_header header, const T& msg,
                                        const T& baseline, packet_options options = {}) {
-    vector_write_stream w(out);
-    const packet_write_result result = detail::write_delta_packet_on(w, header, msg, baseline, options);
-    if (result.error) out.clear();
-    return result;
+    return detail::write_framed(out, detail::delta_protocol_id_of<T>(options), options.context,
+                                detail::delta_payload(header, msg, baseline));
 }
 
 /// Reads a delta packet in stages. The constructor checks the CRC (bad_crc: nothing is
@@ -98,14 +92,9 @@ class delta_packet_reader {
 public:
     delta_packet_reader(std::span<const std::byte> packet, packet_options options = {}) noexcept
         : packet_(packet), stream_(packet) {
-        stream_.set_context(options.context);
-        std::uint32_t crc = 0;
-        if (!serialize_bits(stream_, crc, 32)) return;
-        if (crc != detail::packet_crc(detail::delta_protocol_id_of<T>(options), packet.subspan(4))) {
-            stream_.fail(errc::bad_crc, 0);
-            return;
-        }
-        if (serialize_bits(stream_, header_.sequence, 16)) serialize_bits(stream_, header_.baseline, 16);
+        if (detail::open_framed(stream_, packet, detail::delta_protocol_id_of<T>(options), options.context) &&
+            serialize_bits(stream_, header_.sequence, 16))
+            serialize_bits(stream_, header_.baseline, 16);
     }
     delta_packet_reader(const void* data, std::size_t size, packet_options options = {}) noexcept
         : delta_packet_reader(std::span<const std::byte>(static_cast<const std::byte*>(data), size), options) {}
@@ -128,12 +117,8 @@ public:
             stream_.fail(errc::missing_baseline, stream_.bits_processed());
             return stream_.error();
         }
-        if (!serialize_delta(stream_, msg, *baseline) ||
-            !serialize_check(stream_, end_of_packet_value(stream_.bits_processed() - 32)))
-            return stream_.error();
-        if (stream_.bytes_processed() != packet_.size())
-            stream_.fail(errc::invalid_value, stream_.bits_processed()); // trailing bytes
-        return stream_.error();
+        if (!serialize_delta(stream_, msg, *baseline)) return stream_.error();
+        return detail::close_framed(stream_, packet_);
     }
 
 private:

@@ -7,6 +7,7 @@
 #include <netser/attributes.hpp>
 #include <netser/check.hpp>
 #include <netser/delta.hpp>
+#include <netser/delta_packet.hpp>
 #include <netser/linking.hpp>
 #include <netser/packet.hpp>
 #include <netser/profile_stream.hpp>

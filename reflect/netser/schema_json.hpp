@@ -476,7 +476,7 @@ void schema_encoding(B& b) {
         schema_string(b, "kind", "string");
         schema_integer(b, "max_length", n);
         schema_integer(b, "length_bits", bits_required_for_span(n));
-        schema_string(b, "content", has_attr<P, attr_kind::raw_bytes> ? "bytes" : "utf8");
+        schema_string(b, "content", has_attr<P, attr_kind::raw_bytes> ? "bytes" : "utf8_without_nul");
     } else if constexpr (is_vector<T>::value || is_set<T>::value || is_map<T>::value) {
         constexpr std::size_t n = P::value.template get<attr_kind::max_size>().n;
         using EP = without<P, attr_kind::max_size>;
@@ -717,7 +717,7 @@ void schema_packet_layout(B& b, std::uint32_t schema_hash_value, const bit_bound
     schema_integer(b, "magic", end_of_packet_magic);
     o.key("magic_hex");
     o.hex(end_of_packet_magic, 8);
-    schema_string(b, "value", "magic");
+    schema_string(b, "value", "magic_xor_payload_bits");
     o.end_object();
     schema_string(b, "trailing_bytes", "invalid_value");
     schema_integer(b, "overhead_bytes", packet_overhead_bytes);
