@@ -165,7 +165,7 @@ void print_value(std::string& out, const T& v) {
         }
         out += ']';
     } else if constexpr (netser::detail::is_string<T>) {
-        if (netser::detail::valid_utf8(v)) {
+        if (netser::is_valid_string(v)) {
             quoted(out, v);
         } else {
             out += "{\"bytes\": \"";
