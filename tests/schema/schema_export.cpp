@@ -46,6 +46,17 @@ void quoted(std::string& out, std::string_view s) {
     out += w.text;
 }
 
+// Valid UTF-8, NUL bytes allowed (docs/schema.md section 8: a raw_bytes string that is
+// valid UTF-8 prints as text): netser::is_valid_string on each piece between NULs.
+bool valid_utf8(std::string_view s) {
+    for (std::size_t start = 0;;) {
+        const std::size_t nul = s.find('\0', start);
+        if (!netser::is_valid_string(s.substr(start, nul == std::string_view::npos ? nul : nul - start))) return false;
+        if (nul == std::string_view::npos) return true;
+        start = nul + 1;
+    }
+}
+
 template <class F>
 void print_float(std::string& out, F v) {
     using Bits = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
@@ -165,7 +176,7 @@ void print_value(std::string& out, const T& v) {
         }
         out += ']';
     } else if constexpr (netser::detail::is_string<T>) {
-        if (netser::detail::valid_utf8(v)) {
+        if (valid_utf8(v)) {
             quoted(out, v);
         } else {
             out += "{\"bytes\": \"";

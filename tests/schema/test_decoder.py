@@ -157,12 +157,12 @@ def main():
     # The command line: a packet file, --hex, exit statuses.
     tool = os.path.join(ROOT, "tools", "netser_schema_decode.py")
     ping = os.path.join(out_dir, "Ping_id.schema.json")
-    cli = subprocess.run([sys.executable, tool, ping, "--hex", "EC 6E 7D B5 A5 06 F4 C6 24 47", "--protocol-id",
+    cli = subprocess.run([sys.executable, tool, ping, "--hex", "ED E9 7C 62 A5 06 FF C6 24 47", "--protocol-id",
                           "0x12345678"], capture_output=True, text=True)
     if cli.returncode != 0 or json.loads(cli.stdout)["value"] != {"sequence": 677, "reply": True}:
         failures += 1
         print("CLI: the golden Ping did not decode:", cli.returncode, cli.stdout, cli.stderr)
-    cli = subprocess.run([sys.executable, tool, ping, "--hex", "EC 6E 7D B5 A5 06 F4 C6 24 47"],
+    cli = subprocess.run([sys.executable, tool, ping, "--hex", "ED E9 7C 62 A5 06 FF C6 24 47"],
                          capture_output=True, text=True)
     if cli.returncode != 1 or json.loads(cli.stdout)["error"] != "bad_crc":
         failures += 1
