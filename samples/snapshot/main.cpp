@@ -37,6 +37,7 @@ void usage() {
                 "  --latency MS   delay every datagram MS milliseconds, both ways (default 0, at most 1000)\n"
                 "  --record FILE  write the quantized states in the snapshot-compression challenge's layout\n"
                 "  --pcap FILE    write what the client's port received and sent as a pcap capture\n"
+                "                 (and FILE.sent.jsonl: each delta packet's header and changed cubes)\n"
                 "  --schema FILE  write netser::schema_json of the delta snapshot (and FILE.ack.json of the ack)\n"
                 "  --svg PATH     where to write the bit budget chart (default snapshot_budget.svg)\n"
                 "  --verbose      print cubes of one rebuilt snapshot with netser::to_string\n");

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -73,7 +74,8 @@ void measure_stage(stage_stats& stats, Slice& slice, std::size_t per_slice, std:
 // acknowledged snapshot, and the packets of the current snapshot.
 class delta_sender {
 public:
-    delta_sender(const DeltaSnapshot& initial, server_report& report) : ring_(initial), report_(report) {}
+    delta_sender(const DeltaSnapshot& initial, server_report& report, std::ostream* sent_log)
+        : ring_(initial), report_(report), sent_log_(sent_log) {}
 
     // An acknowledgement from the client: snapshot `sequence` is held whole there.
     void acked(std::uint16_t sequence) {
@@ -119,6 +121,7 @@ public:
             body_bits += bits;
             bytes += packet.bytes.size();
             largest = std::max(largest, packet.bytes.size());
+            if (sent_log_ != nullptr) log_part(sequence, base_sequence, p, parts, current, *base);
             send_packet(packet.bytes);
         }
         report_.stages[3].add(bytes, parts, body_bits, largest);
@@ -157,8 +160,34 @@ private:
         return true;
     }
 
+    // One line of JSON per packet (with --pcap): what it carries, for the capture test:
+    // its header, and each changed cube's index, codes and baseline codes as recorded.
+    void log_part(std::uint16_t sequence, std::uint16_t base_sequence, std::size_t p, std::size_t parts,
+                  const DeltaSnapshot& current, const DeltaSnapshot& base) {
+        std::ostream& o = *sent_log_;
+        o << "{\"sequence\": " << sequence << ", \"baseline\": " << base_sequence << ", \"part\": " << p
+          << ", \"parts\": " << parts << ", \"changed\": [";
+        const std::size_t from = changed_.size() * p / parts, to = changed_.size() * (p + 1) / parts;
+        const auto codes = [&o](const DeltaCube& c) {
+            const auto r = recorded_codes(c);
+            o << '[';
+            for (std::size_t k = 0; k < r.size(); ++k) o << (k ? ", " : "") << r[k];
+            o << ']';
+        };
+        for (std::size_t k = from; k < to; ++k) {
+            const std::size_t i = changed_[k];
+            o << (k > from ? ", " : "") << "{\"index\": " << i << ", \"codes\": ";
+            codes(current.cubes[i]);
+            o << ", \"baseline_codes\": ";
+            codes(base.cubes[i]);
+            o << '}';
+        }
+        o << "]}\n";
+    }
+
     snapshot_ring ring_;
     server_report& report_;
+    std::ostream* sent_log_;
     std::map<std::uint16_t, std::size_t> sent_at_; // wire sequence -> snapshot number
     std::optional<std::pair<std::uint16_t, std::size_t>> newest_acked_;
     std::vector<std::size_t> changed_;
@@ -201,7 +230,9 @@ void run_server(const options& opt, net::udp::socket& socket, const net::udp::en
     take_states();
     changes.add(cubes); // the initial state: the baseline of the first comparisons
     const DeltaSnapshot initial = quantized_snapshot(cubes);
-    delta_sender sender(initial, report);
+    std::optional<std::ofstream> sent_log;
+    if (!opt.pcap_path.empty()) sent_log.emplace(opt.pcap_path + ".sent.jsonl");
+    delta_sender sender(initial, report, sent_log ? &*sent_log : nullptr);
     std::optional<recording_writer> recording;
     if (!opt.record_path.empty()) {
         recording.emplace(opt.record_path);
