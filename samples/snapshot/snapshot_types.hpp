@@ -37,7 +37,9 @@ inline constexpr auto position_z = netser::quantize(0.f, 32.f - position_step, p
 /// Up to 16 m/s per axis in 1 cm/s steps.
 inline constexpr auto velocity = netser::quantize(-16.f, 16.f, 0.01f); // 3200 steps: 12 bits
 /// 2 bits for the largest component, 9 bits for each of the three others.
-inline constexpr netser::smallest_three orientation_codec{9};
+/// Delta packets send a changed code as its difference through these ranges of steps
+/// (fitted to the demo's recording with `delta_recording FILE --fit`).
+inline constexpr netser::smallest_three orientation_codec{9, netser::delta_ladder(2, 4, 8, 32).ladder};
 
 // --- stage 1: raw floats, the baseline (1 + 3*32 + 3*32 + 4*32 = 321 bits) ----------
 
