@@ -27,6 +27,14 @@ struct difference_ladder {
             if (limit[j] == 0 || (j > 0 && limit[j] <= limit[j - 1])) return false;
         return true;
     }
+
+    /// The same rungs (the limits past `rungs` do not count).
+    constexpr bool same_rungs(const difference_ladder& other) const noexcept {
+        if (rungs != other.rungs) return false;
+        for (int j = 0; j < rungs; ++j)
+            if (limit[j] != other.limit[j]) return false;
+        return true;
+    }
 };
 
 /// The default ladder: differences up to 1, 16, 256 and 4096 steps, for members whose

@@ -401,6 +401,30 @@ void schema_scalar(B& b) {
     schema_common<P, T>(b);
 }
 
+// A difference ladder as given, and as fitted to the codes [0, max_code] (the rungs
+// the wire uses, docs/wire_format.md "Difference of codes").
+template <class B>
+void schema_ladder(B& b, const difference_ladder& ladder, std::uint64_t max_code) {
+    auto& o = b.out;
+    const effective_ladder fitted(ladder, max_code);
+    o.key("ladder");
+    o.begin_array();
+    for (int j = 0; j < ladder.rungs; ++j) o.integer(ladder.limit[j]);
+    o.end_array();
+    schema_integer(b, "max_code", max_code);
+    o.key("rungs");
+    o.begin_array();
+    for (int j = 0; j < fitted.rungs; ++j) {
+        o.begin_object();
+        schema_integer(b, "lo", fitted.rung[j].lo);
+        schema_integer(b, "hi", fitted.rung[j].hi);
+        schema_integer(b, "bits", fitted.rung[j].bits);
+        o.end_object();
+    }
+    o.end_array();
+    schema_integer(b, "code_bits", fitted.code_bits);
+}
+
 // The delta bodies of the encoding families (codec.hpp's apply_delta overloads).
 template <class E>
 inline constexpr std::string_view schema_delta_body = "plain"; // common, finite, strings, maps, sets, sparse, user codecs
@@ -438,29 +462,18 @@ void schema_delta(B& b) {
         o.key("max_delta_bits");
         if (bounds.bounded) o.integer(bounds.max);
         else o.null();
+        if constexpr (requires { P::value.user().ladder.rungs; P::value.user().params(); }) {
+            // smallest_three: its codes' differences go through its own ladder.
+            o.key("code_ladder");
+            o.begin_object();
+            schema_ladder(b, P::value.user().ladder, P::value.user().params().max_int);
+            o.end_object();
+        }
     } else if constexpr (std::is_same_v<E, bool_encoding>) {
         schema_string(b, "form", "flip");
     } else if constexpr (is_fixed_width<E> && sends_difference<T, E>) {
-        constexpr difference_ladder ladder = ladder_of<P>();
-        constexpr std::uint64_t max_code = code_max<T>(encoding_v<P, T>);
-        constexpr effective_ladder fitted(ladder, max_code);
         schema_string(b, "form", "difference");
-        o.key("ladder");
-        o.begin_array();
-        for (int j = 0; j < ladder.rungs; ++j) o.integer(ladder.limit[j]);
-        o.end_array();
-        schema_integer(b, "max_code", max_code);
-        o.key("rungs");
-        o.begin_array();
-        for (int j = 0; j < fitted.rungs; ++j) {
-            o.begin_object();
-            schema_integer(b, "lo", fitted.rung[j].lo);
-            schema_integer(b, "hi", fitted.rung[j].hi);
-            schema_integer(b, "bits", fitted.rung[j].bits);
-            o.end_object();
-        }
-        o.end_array();
-        schema_integer(b, "code_bits", fitted.code_bits);
+        schema_ladder(b, ladder_of<P>(), code_max<T>(encoding_v<P, T>));
     } else {
         schema_string(b, "form", schema_delta_body<E>); // a raw float's bits: plain
     }

@@ -9,7 +9,9 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace qd {
@@ -158,4 +160,29 @@ TEST_CASE("smallest_three delta: hostile reads fail cleanly", "[delta][quaternio
             CHECK(std::fabs(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w - 1.f) < 1e-3f);
         }
     }
+}
+
+TEST_CASE("smallest_three delta: golden vectors", "[delta][quaternion][golden]") {
+    // Rotations made from their fields (a decoded rotation re-encodes to its fields).
+    const netser::quantization q = qd::codec.params();
+    const auto rotation = [&](std::uint32_t largest, std::array<std::uint32_t, 3> codes) {
+        const auto c = netser::detail::smallest_three_decode({largest, codes}, q);
+        return qd::Body{{c[0], c[1], c[2], c[3]}};
+    };
+    const qd::Body base = rotation(3, {200, 300, 400}), now = rotation(3, {201, 300, 380});
+    const auto delta_hex = [](const qd::Body& obj, const qd::Body& b) {
+        std::vector<std::byte> buffer(netser::max_delta_bytes<qd::Body>());
+        netser::write_stream w(buffer);
+        REQUIRE(netser::serialize_delta(w, obj, b));
+        std::string out;
+        char byte[4];
+        for (std::byte x : w.finish()) {
+            std::snprintf(byte, sizeof byte, out.empty() ? "%02X" : " %02X", std::to_integer<unsigned>(x));
+            out += byte;
+        }
+        return out;
+    };
+    CHECK(delta_hex(now, base) == "1F F1 02");
+    CHECK(delta_hex(now, rotation(2, {201, 300, 380})) == "3B 19 4B BE");
+    round_trip(now, base);
 }
