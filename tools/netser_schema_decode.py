@@ -576,6 +576,8 @@ class Decoder:
     def _delta_body(self, r, n, base, path):
         n = self._target(n)
         body = n["delta_body"]["form"]
+        if body == "own":
+            body = "plain"  # a codec's own delta is a value's whole delta: an element's body is its value
         if body == "plain":
             at = r.pos
             value = self._plain_at(r, n, path)
