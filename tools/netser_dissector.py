@@ -699,7 +699,7 @@ leaf = function(ctx, tree, label, path, first, last, text, raw)
   return plain_leaf(ctx, tree, label, path, first, last, text, raw)
 end
 
--- ---- delta bodies (docs/schema.md section 5) -----------------------------------------
+-- ---- delta bodies (docs/schema.md section 4, delta_body) -----------------------------
 -- A walk over the same nodes with the baseline's state beside each value (MISSING when
 -- the dissector does not have it: then it shows the changes, and stops with
 -- missing_baseline where the wire depends on the baseline's value).

@@ -490,7 +490,7 @@ class Decoder:
         target = self.inline_stack[len(self.inline_stack) - 1 - integer(n["depth"])]
         return self.node(r, target)
 
-    # ---- delta bodies (schema.md section 5) --------------------------------------------
+    # ---- delta bodies (schema.md section 4, delta_body) --------------------------------
 
     def decode_delta(self, data, start=0, baseline=MISSING):
         """A serialize_delta body from bit `start`: (applied value or MISSING, reader).
@@ -581,7 +581,8 @@ class Decoder:
         if body == "plain":
             at = r.pos
             value = self._plain_at(r, n, path)
-            self._change("plain", path, at, r.pos, value=value, **({"whole": True} if n["delta_body"].get("whole") else {}))
+            whole = {"whole": True} if n["delta_body"].get("whole") else {}
+            self._change("plain", path, at, r.pos, value=value, **whole)
             return value
         fn = getattr(self, "_delta_" + body, None)
         if fn is None:

@@ -32,7 +32,8 @@
 // schema_json<T>(): T's wire layout as a JSON document (docs/schema.md), complete
 // enough for a decoder that knows nothing else: every member in wire order with its
 // encoding and every parameter, how serialize_delta sends it (its delta body), the
-// described structs once each by name, and the layouts of packets and delta packets. It walks the same choices as the visitor (codec.hpp) and the bounds
+// described structs once each by name, and the layouts of packets and delta packets.
+// It walks the same choices as the visitor (codec.hpp) and the bounds
 // (bounds.hpp), at run time into a std::string: nothing here is instantiated unless a
 // program calls schema_json.
 
@@ -401,9 +402,10 @@ void schema_scalar(B& b) {
     schema_common<P, T>(b);
 }
 
-// The delta bodies of the encoding families (codec.hpp's apply_delta overloads).
+// The delta bodies of the encoding families (codec.hpp's apply_delta overloads): the
+// plain encoding for common, finite, strings, maps, sets, sparse arrays, user codecs.
 template <class E>
-inline constexpr std::string_view schema_delta_body = "plain"; // common, finite, strings, maps, sets, sparse, user codecs
+inline constexpr std::string_view schema_delta_body = "plain";
 template <class E>
 inline constexpr std::string_view schema_delta_body<sequence_encoding<E>> = "vector";
 template <class P>
@@ -419,9 +421,9 @@ inline constexpr std::string_view schema_delta_body<struct_encoding<P>> = "membe
 template <class P>
 inline constexpr std::string_view schema_delta_body<aggregate_encoding<P>> = "members";
 
-// How serialize_delta sends a changed value of this node (its delta body, docs/schema.md
-// section 5), with the choices of codec.hpp: delta_whole first, then a user codec's own
-// serialize_delta, then the encoding's family.
+// How serialize_delta sends a changed value of this node (docs/schema.md section 4,
+// delta_body), with the choices of codec.hpp: delta_whole first, then a user codec's
+// own serialize_delta, then the encoding's family.
 template <class P, class T, class B>
 void schema_delta(B& b) {
     using E = encoding_t<P, T>;
