@@ -1378,7 +1378,11 @@ def generate(ports, protocol_ids, delta_ports=(), baselines=()):
             raise ValueError(f"--delta-baseline {port}: the port carries no delta packets")
         schema = config[port]["delta"]
         decoder = dec.Decoder(schema)
-        seeds.setdefault(port, []).append(f"[{sequence % 65536}] = " + state_lua(decoder, schema["root"], value))
+        try:
+            state = state_lua(decoder, schema["root"], value)
+        except (TypeError, IndexError, KeyError, AttributeError, dec.DecodeError) as e:
+            raise ValueError(f"--delta-baseline {port}={sequence}: the value does not match the schema ({e!r})")
+        seeds.setdefault(port, []).append(f"[{sequence % 65536}] = " + state)
     for port, cfg in sorted(config.items()):
         schema = cfg.get("plain") or cfg["delta"]
         protocol_id = protocol_ids.get(port, int(schema["schema_hash"]))
