@@ -1,7 +1,7 @@
 #pragma once
 
 // Types for the schema tests: together with the chat game of tests/packet/packet_types.hpp
-// and DESIGN.md's Player of tests/reflect/test_types.hpp, they cover every encoding
+// and the Player of docs/attributes.md in tests/reflect/test_types.hpp, they cover every encoding
 // node of docs/schema.md: every scalar form, containers, optionals, variants, sparse
 // arrays, the game encodings, linking, checks, skip, bases with only_if on a base's
 // flag, a struct whose attributes replace its members', plain aggregates, a recursive
