@@ -270,6 +270,12 @@ void schema_attribute(B& b, const A& a) {
         if constexpr (requires { a.schema_tag(); }) o.string(a.schema_tag());
         else o.null();
         schema_integer(b, "max_bits", a.max_bits());
+        if constexpr (requires { a.ladder.rungs; }) { // its delta's ladder (smallest_three), hashed too
+            o.key("delta_ladder");
+            o.begin_array();
+            for (int j = 0; j < a.ladder.rungs; ++j) o.integer(a.ladder.limit[j]);
+            o.end_array();
+        }
     }
     o.end_object();
 }
@@ -421,6 +427,30 @@ inline constexpr std::string_view schema_delta_body<struct_encoding<P>> = "membe
 template <class P>
 inline constexpr std::string_view schema_delta_body<aggregate_encoding<P>> = "members";
 
+// A difference of codes of [0, max_code] through `ladder`: the limits as written, and the
+// rungs fitted to the range (difference_ladder.hpp), so that a decoder need not fit them.
+template <class B>
+void schema_difference(B& b, const difference_ladder& ladder, std::uint64_t max_code) {
+    auto& o = b.out;
+    const effective_ladder fitted(ladder, max_code);
+    o.key("ladder");
+    o.begin_array();
+    for (int j = 0; j < ladder.rungs; ++j) o.integer(ladder.limit[j]);
+    o.end_array();
+    schema_integer(b, "max_code", max_code);
+    o.key("rungs");
+    o.begin_array();
+    for (int j = 0; j < fitted.rungs; ++j) {
+        o.begin_object();
+        schema_integer(b, "lo", fitted.rung[j].lo);
+        schema_integer(b, "hi", fitted.rung[j].hi);
+        schema_integer(b, "bits", fitted.rung[j].bits);
+        o.end_object();
+    }
+    o.end_array();
+    schema_integer(b, "code_bits", fitted.code_bits);
+}
+
 // How serialize_delta sends a changed value of this node (docs/schema.md section 4,
 // delta_body), with the choices of codec.hpp: delta_whole first, then a user codec's
 // own serialize_delta, then the encoding's family.
@@ -440,29 +470,20 @@ void schema_delta(B& b) {
         o.key("max_delta_bits");
         if (bounds.bounded) o.integer(bounds.max);
         else o.null();
+        if constexpr (std::is_same_v<E, user_attribute_encoding<P>>) {
+            // A codec whose delta sends differences of its quantized codes (smallest_three).
+            constexpr auto& a = P::value.user();
+            if constexpr (requires {
+                              { a.ladder } -> std::convertible_to<difference_ladder>;
+                              { a.params() } -> std::same_as<quantization>;
+                          })
+                schema_difference(b, a.ladder, a.params().max_int);
+        }
     } else if constexpr (std::is_same_v<E, bool_encoding>) {
         schema_string(b, "form", "flip");
     } else if constexpr (is_fixed_width<E> && sends_difference<T, E>) {
-        constexpr difference_ladder ladder = ladder_of<P>();
-        constexpr std::uint64_t max_code = code_max<T>(encoding_v<P, T>);
-        constexpr effective_ladder fitted(ladder, max_code);
         schema_string(b, "form", "difference");
-        o.key("ladder");
-        o.begin_array();
-        for (int j = 0; j < ladder.rungs; ++j) o.integer(ladder.limit[j]);
-        o.end_array();
-        schema_integer(b, "max_code", max_code);
-        o.key("rungs");
-        o.begin_array();
-        for (int j = 0; j < fitted.rungs; ++j) {
-            o.begin_object();
-            schema_integer(b, "lo", fitted.rung[j].lo);
-            schema_integer(b, "hi", fitted.rung[j].hi);
-            schema_integer(b, "bits", fitted.rung[j].bits);
-            o.end_object();
-        }
-        o.end_array();
-        schema_integer(b, "code_bits", fitted.code_bits);
+        schema_difference(b, ladder_of<P>(), code_max<T>(encoding_v<P, T>));
     } else {
         schema_string(b, "form", schema_delta_body<E>); // a raw float's bits: plain
     }
