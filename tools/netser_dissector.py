@@ -225,6 +225,7 @@ end
 
 -- ---- the walk over encoding nodes (docs/schema.md section 4) ------------------------
 local decode -- decode(ctx, node, tree, label, path)
+local smallest_three_rotation
 
 local function join(path, name) if path == "" then return name end return path .. "." .. name end
 -- path and ".name" or "[i]"
@@ -629,16 +630,37 @@ local function components(ctx, n, tree, label, path, at, r, c, raw)
   return { ["$p"] = parts }
 end
 
+-- The rotation smallest_three fields read as: `largest` (from 1) rebuilt from the codes
+-- of the other three, in x, y, z, w order.
+smallest_three_rotation = function(n, largest, codes)
+  local c, sum, k = { 0, 0, 0, 0 }, 0, 0
+  for i = 1, 4 do
+    if i ~= largest then
+      k = k + 1
+      c[i] = quantized(codes[k], n.quantization)
+      sum = f32(sum + f32(c[i] * c[i]))
+    end
+  end
+  rebuild(c, largest, sum)
+  return c
+end
+
 function D.user_attribute(ctx, n, r, tree, label, path)
   local at = r.pos
   local ok, err = pcall(function()
-    if n.tag == "smallest_three" or n.tag == "unit_quaternion" then
-      local c, largest, others = { 0, 0, 0, 0 }, 4, { 1, 2, 3 }
-      if n.tag == "smallest_three" then
-        largest = r:read(2, path) + 1
-        others = {}
-        for i = 1, 4 do if i ~= largest then others[#others + 1] = i end end
+    if n.tag == "smallest_three" then
+      local largest = r:read(2, path) + 1
+      local codes = {}
+      for k = 1, 3 do
+        codes[k] = r:read(n.quantization.bits, path)
+        if codes[k] > n.quantization.max_int then fail("out_of_range", at, path) end
       end
+      local st = components(ctx, n, tree, label, path, at, r, smallest_three_rotation(n, largest, codes),
+                            "largest=" .. (largest - 1))
+      st["$f"] = { largest = largest, codes = codes }
+      return st
+    elseif n.tag == "unit_quaternion" then
+      local c, largest, others = { 0, 0, 0, 0 }, 4, { 1, 2, 3 }
       local v = unit_codes(n, r, 3, path, at)
       local negative = n.tag == "unit_quaternion" and r:read(1, path) == 1
       local sum = 0
@@ -704,7 +726,7 @@ end
 -- the dissector does not have it: then it shows the changes, and stops with
 -- missing_baseline where the wire depends on the baseline's value).
 local MISSING = setmetatable({}, { __tostring = function() return "MISSING" end })
-local delta_value, delta_body
+local delta_value, delta_body, delta_smallest_three
 
 -- One wire field of a delta: "label: text" with its path and what it says.
 local function delta_item(ctx, tree, label, path, first, last, text, f)
@@ -829,8 +851,14 @@ delta_value = function(ctx, n, r, base, tree, label, path, element)
   n = target(ctx, n)
   local db = n.delta_body
   if db == nil then fail("unsupported", r.pos, path) end
-  -- a user codec's own serialize_delta (a member's whole delta) cannot be stepped over
-  if db.form == "own" and not element then fail("unsupported", r.pos, path) end
+  -- a user codec's own serialize_delta (a member's whole delta): smallest_three's is
+  -- known, another cannot be stepped over
+  if db.form == "own" and not element then
+    if n.kind == "user_attribute" and n.tag == "smallest_three" and db.rungs then
+      return delta_smallest_three(ctx, n, r, base, tree, label, path)
+    end
+    fail("unsupported", r.pos, path)
+  end
   local at = r.pos
   local changed = r:read(1, path) == 1
   if not changed then
@@ -870,6 +898,98 @@ local function num(n, x)
   return tonumber(x)
 end
 
+-- A difference through the rungs of n.delta_body (errors at `dat`): the rung (from 1),
+-- the sign and the magnitude, or no rung and the code sent whole.
+local function read_difference(n, r, path, dat)
+  local db = n.delta_body
+  local rung, negative, m, code
+  local ok, err = pcall(function()
+    for j, g in ipairs(db.rungs) do
+      if r:read(1, path) == 1 then
+        negative = r:read(1, path) == 1
+        local offset
+        if g.bits <= 32 then offset = num(n, r:read(g.bits, path))
+        else local lo, hi = r:read_wide(g.bits, path); offset = UInt64.new(lo, hi) end
+        if offset > num(n, g.hi) - num(n, g.lo) then fail("out_of_range", dat, path) end
+        rung, m = j, num(n, g.lo) + offset
+        return
+      end
+    end
+    if db.code_bits <= 32 then code = r:read(db.code_bits, path)
+    else local lo, hi = r:read_wide(db.code_bits, path); code = UInt64.new(lo, hi) end
+    if code > num(n, db.max_code) then fail("out_of_range", dat, path) end
+  end)
+  if not ok then
+    if type(err) == "table" and err.netser then err.bit, err.path = math.min(err.bit, dat), path end
+    error(err, 0)
+  end
+  return rung, negative, m, code
+end
+
+-- smallest_three's own delta (docs/schema.md, user_attribute): changed; same largest
+-- component; then per code a changed bit and its difference, or the rotation whole.
+-- Every error at the value's first bit.
+delta_smallest_three = function(ctx, n, r, base, tree, label, path)
+  local at = r.pos
+  local result
+  local ok, err = pcall(function()
+    local changed = r:read(1, path) == 1
+    if not changed then
+      delta_item(ctx, tree, label, path, at, r.pos, "unchanged", { changed = false, raw = "0" })
+      result = base
+      return
+    end
+    local item = branch(ctx, tree, label .. ": changed (smallest_three)", path, at)
+    item:add(f_changed, true)
+    local sat = r.pos
+    local same = r:read(1, path) == 1
+    delta_item(ctx, item, "same largest component", path .. "#largest", sat, r.pos, tostring(same), { raw = same and "1" or "0" })
+    if not same then
+      local e = branch(ctx, item, label .. ": sent whole", path, r.pos)
+      result = decode(ctx, n, r, e, label, path)
+      return
+    end
+    local found = {}
+    for k = 1, 3 do
+      local p = path .. "#code" .. (k - 1)
+      local cat = r.pos
+      local code_changed = r:read(1, path) == 1
+      if code_changed then
+        local rung, negative, m, code = read_difference(n, r, path, at)
+        if rung then
+          local d = (negative and "-" or "+") .. tostring(m)
+          delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "changed, " .. d, { changed = true, difference = d, raw = "rung " .. (rung - 1) })
+          found[k] = { negative = negative, m = m }
+        else
+          delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "changed, code " .. code, { changed = true, code = tostring(code), raw = tostring(code) })
+          found[k] = { code = code }
+        end
+      else
+        delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "unchanged", { changed = false, raw = "0" })
+      end
+    end
+    if base == MISSING or base["$f"] == nil then result = MISSING return end
+    local fields = base["$f"]
+    local codes = { fields.codes[1], fields.codes[2], fields.codes[3] }
+    for k = 1, 3 do
+      local f = found[k]
+      if f then
+        if f.code then codes[k] = f.code
+        elseif f.negative then codes[k] = codes[k] - f.m
+        else codes[k] = codes[k] + f.m end
+        if codes[k] < 0 or codes[k] > n.quantization.max_int then fail("out_of_range", at, path) end
+      end
+    end
+    result = components(ctx, n, item, label, path, at, r, smallest_three_rotation(n, fields.largest, codes), nil)
+    result["$f"] = { largest = fields.largest, codes = codes }
+  end)
+  if not ok then
+    if type(err) == "table" and err.netser then err.bit, err.path = at, path end
+    error(err, 0)
+  end
+  return result
+end
+
 function DD.difference(ctx, n, r, base, tree, label, path, at)
   local db = n.delta_body
   local first = head(at, r)
@@ -886,27 +1006,7 @@ function DD.difference(ctx, n, r, base, tree, label, path, at)
                { changed = changed_flag(at), difference = "flip", value = text })
     return code
   end
-  local rung, negative, m, code
-  local ok, err = pcall(function()
-    for j, g in ipairs(db.rungs) do
-      if r:read(1, path) == 1 then
-        negative = r:read(1, path) == 1
-        local offset
-        if g.bits <= 32 then offset = num(n, r:read(g.bits, path))
-        else local lo, hi = r:read_wide(g.bits, path); offset = UInt64.new(lo, hi) end
-        if offset > num(n, g.hi) - num(n, g.lo) then fail("out_of_range", dat, path) end
-        rung, m = j, num(n, g.lo) + offset
-        return
-      end
-    end
-    if db.code_bits <= 32 then code = r:read(db.code_bits, path)
-    else local lo, hi = r:read_wide(db.code_bits, path); code = UInt64.new(lo, hi) end
-    if code > max_code then fail("out_of_range", dat, path) end
-  end)
-  if not ok then
-    if type(err) == "table" and err.netser then err.bit, err.path = math.min(err.bit, dat), path end
-    error(err, 0)
-  end
+  local rung, negative, m, code = read_difference(n, r, path, dat)
   local f = { changed = changed_flag(at), raw = nil }
   local text
   if rung then
@@ -1325,6 +1425,10 @@ def state_lua(decoder, n, v, inline=()):
                 items.append(f"[{json.dumps(m['name'])}] = " + state_lua(decoder, m["encoding"], v[m["name"]], inline))
         return "{" + ", ".join(x for x in items if x) + "}"
     if kind in ("user_attribute", "user_type"):
+        fields = ""
+        if n.get("tag") == "smallest_three":  # the fields a delta against it starts from
+            largest, codes = decoder._smallest_three_fields(n, v, 0, "")
+            fields = ', ["$f"] = {largest = %d, codes = {%s}}' % (largest + 1, ", ".join(map(str, codes)))
         if isinstance(v, dict) and set(v) == {"code", "bits"}:
             parts = [(".code", str(v["code"])), (".bits", str(v["bits"]))]
         elif isinstance(v, dict):
@@ -1334,7 +1438,7 @@ def state_lua(decoder, n, v, inline=()):
         else:
             return "{[\"$t\"] = " + json.dumps(value_text(v)) + "}"
         return "{[\"$p\"] = {" + ", ".join("{part = %s, text = %s}" % (json.dumps(a), json.dumps(b))
-                                        for a, b in parts) + "}}"
+                                              for a, b in parts) + "}" + fields + "}"
     raise ValueError(f"no state for a {kind} node")
 
 

@@ -1066,7 +1066,13 @@ int main(int argc, char** argv) {
         const std::vector<schema_types::Tree> trees{tree(0, 1), tree(3, 5), tree(3, 6), tree(4, 2)};
         export_delta(dir, "Tree", all_pairs(trees));
         export_delta(dir, "Hold", all_pairs(holds()));
-        export_delta(dir, "Rotations", all_pairs(rotations()));
+        auto rs = rotations();
+        for (std::size_t i = 1, n = rs.size(); i < n; ++i) {
+            auto r = rs[i];
+            r.a.x += 0.004f * static_cast<float>(i), r.a.z -= 0.01f, r.c[2] += 0.001f;
+            rs.push_back(r);
+        }
+        export_delta(dir, "Rotations", all_pairs(rs));
         std::vector<packet_test::Message> messages;
         for (auto& msg : packet_test::sample_messages()) messages.push_back(msg);
         export_delta(dir, "Message", all_pairs(messages));
@@ -1153,6 +1159,16 @@ int main(int argc, char** argv) {
         std::vector<packet_test::Message> msgs;
         for (auto& msg : packet_test::sample_messages()) msgs.push_back(msg);
         delta_capture(dir, "Message", 41007, std::vector<const packet_test::Message*>{&msgs[4], &msgs[5], &msgs[2], &msgs[3]},
+                      {{1, 0}, {2, 1}, {3, 2}}, true);
+        // smallest_three's own delta: small turns keep the largest component (differences
+        // of codes), a large one sends the rotation whole.
+        const auto rots = rotations();
+        auto turned = rots[1];
+        turned.a.x += 0.01f, turned.a.y -= 0.003f, turned.c[0] += 0.002f;
+        auto turned_more = turned;
+        turned_more.a = rots[2].a, turned_more.c[1] += 0.5f;
+        delta_capture(dir, "Rotations", 41009,
+                      std::vector<const schema_types::Rotations*>{&rots[1], &turned, &turned_more, &rots[1]},
                       {{1, 0}, {2, 1}, {3, 2}}, true);
         const auto t1 = tree(3, 5), t2 = tree(3, 6), t3 = tree(4, 2);
         delta_capture(dir, "Tree", 41008, std::vector<const schema_types::Tree*>{&t1, &t2, &t3},

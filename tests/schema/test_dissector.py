@@ -37,7 +37,8 @@ PORTS = {40001: "Ping", 40002: "Message", 40003: "Player", 40004: "Snapshot", 40
          40006: "Rotations", 40007: "Slots", 40008: "Mover", 40009: "Hold", 41002: "Player"}
 # Delta ports: the schema, and whether the dissector is given sequence 0's value.
 DELTA_PORTS = {41001: ("Codes40", False), 41002: ("Player", True), 41003: ("Kitchen", True), 41004: ("Tuned", True),
-               41005: ("Snapshot", True), 41006: ("Mover", True), 41007: ("Message", True), 41008: ("Tree", True)}
+               41005: ("Snapshot", True), 41006: ("Mover", True), 41007: ("Message", True), 41008: ("Tree", True),
+               41009: ("Rotations", True)}
 
 
 def pairs(items):
