@@ -100,7 +100,13 @@ def attr_changes(a, b, ea, eb):
     if kind in ("max_size", "max_length", "bits"):
         return [f"{kind} {a['n']} -> {b['n']}{note}"]
     if kind == "user":
-        return [f"{a.get('tag')} {a['max_bits']} -> {b['max_bits']} bits"]
+        out = []
+        if a["max_bits"] != b["max_bits"]:
+            out.append(f"{a.get('tag')} {a['max_bits']} -> {b['max_bits']} bits")
+        if a.get("delta_ladder") != b.get("delta_ladder"):  # the codec's own delta (smallest_three)
+            la, lb = (", ".join(value(v) for v in x.get("delta_ladder") or []) or "none" for x in (a, b))
+            out.append(f"{a.get('tag')} delta ladder {la} -> {lb}{DELTA_ONLY}")
+        return out or [f"{describe_attr(a)} -> {describe_attr(b)}"]
     if kind == "delta_ladder":
         old, new = (", ".join(value(v) for v in x.get("limits", [])) for x in (a, b))
         ra, rb = rungs_text(ea), rungs_text(eb)
@@ -124,8 +130,8 @@ class Differ:
             return
         if da.get("form") != db.get("form"):
             self.say(path, f"delta body {da.get('form')} -> {db.get('form')}{DELTA_ONLY}")
-        elif da.get("form") == "difference" and da.get("ladder") != db.get("ladder"):
-            old, new = (", ".join(value(v) for v in d["ladder"]) for d in (da, db))
+        elif da.get("form") in ("difference", "own") and da.get("ladder") != db.get("ladder"):
+            old, new = (", ".join(value(v) for v in d.get("ladder") or []) or "none" for d in (da, db))
             self.say(path, f"delta ladder {old} -> {new}{DELTA_ONLY}")
 
     def say(self, path, text):
@@ -228,7 +234,9 @@ class Differ:
             if k not in aa:
                 self.say(path, f"attribute {describe_attr(x)} added{added_note(x, ea, eb)}")
         said = self.delta_said
-        self.delta_said = said or any(k in DELTA_ATTRIBUTES and aa.get(k) != ab.get(k) for k in set(aa) | set(ab))
+        self.delta_said = said or any(
+            (k in DELTA_ATTRIBUTES or x.get("attr") == "user") and aa.get(k) != ab.get(k)
+            for k, x in list(aa.items()) + list(ab.items()))
         if a.get("type") == b.get("type") and ea and eb:
             self.encoding(path, ea, eb)
         self.delta_said = said

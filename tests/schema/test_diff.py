@@ -32,6 +32,7 @@ CASES = {
                                "(deltas only; ladder 1, 16, 256, 4096 -> 2, 8, rungs 1-1, 2-16 -> 1-2, 3-8)"]),
     "delta_ladder_changed": (1, ["Pos.hp: delta_ladder 2, 8 -> 4, 64 (deltas only; rungs 1-2, 3-8 -> 1-4)"]),
     "delta_whole_added": (1, ["Pos.hp: attribute delta_whole added (deltas only)"]),
+    "smallest_three_ladder": (1, ["Spin.q: smallest_three delta ladder 1, 16, 256, 4096 -> 2, 4, 8, 32 (deltas only)"]),
     "enum_changed": (1, ["Pos.weapon: enumerator rocket added"]),
     "members_changed": (1, [
         "Pos.name: removed",
