@@ -490,7 +490,7 @@ class Decoder:
         target = self.inline_stack[len(self.inline_stack) - 1 - integer(n["depth"])]
         return self.node(r, target)
 
-    # ---- delta bodies (schema.md section 5) --------------------------------------------
+    # ---- delta bodies (schema.md section 4, delta_body) --------------------------------
 
     def decode_delta(self, data, start=0, baseline=MISSING):
         """A serialize_delta body from bit `start`: (applied value or MISSING, reader).
@@ -563,6 +563,8 @@ class Decoder:
         if delta is None:
             raise SchemaError(f"{path or 'root'}: no delta_body (kind {n['kind']!r})")
         if delta["form"] == "own":
+            if n["kind"] == "user_attribute" and n.get("tag") == "smallest_three" and "rungs" in delta:
+                return self._delta_smallest_three(r, n, base, path)
             raise DecodeError("unsupported", r.pos, path)
         at = r.pos
         changed = self._read_at(r, 1, path) == 1
@@ -576,10 +578,13 @@ class Decoder:
     def _delta_body(self, r, n, base, path):
         n = self._target(n)
         body = n["delta_body"]["form"]
+        if body == "own":
+            body = "plain"  # a codec's own delta is a value's whole delta: an element's body is its value
         if body == "plain":
             at = r.pos
             value = self._plain_at(r, n, path)
-            self._change("plain", path, at, r.pos, value=value, **({"whole": True} if n["delta_body"].get("whole") else {}))
+            whole = {"whole": True} if n["delta_body"].get("whole") else {}
+            self._change("plain", path, at, r.pos, value=value, **whole)
             return value
         fn = getattr(self, "_delta_" + body, None)
         if fn is None:
@@ -696,6 +701,109 @@ class Decoder:
                 raise DecodeError("out_of_range", at, path)
         item["value"] = self._value_of(n, code, at, path)
         return item["value"]
+
+    def _ladder(self, r, d, at, path):
+        """A difference through the rungs of d (a delta_body with rungs): ("difference", d,
+        rung) or ("code", code); errors at `at`."""
+        try:
+            for j, rung in enumerate(d["rungs"]):
+                if r.read(1) == 1:
+                    negative = r.read(1) == 1
+                    lo, hi = integer(rung["lo"]), integer(rung["hi"])
+                    offset = r.read(integer(rung["bits"]))
+                    if offset > hi - lo:
+                        raise DecodeError("out_of_range", at)
+                    return "difference", -(lo + offset) if negative else lo + offset, j
+            code = r.read(integer(d["code_bits"]))
+            if code > integer(d["max_code"]):
+                raise DecodeError("out_of_range", at)
+            return "code", code, None
+        except DecodeError as e:
+            e.bit, e.path = min(e.bit, at), path
+            raise
+
+    def _smallest_three_fields(self, n, v, at, path):
+        """The fields a decoded rotation writes back to (docs/game_encodings.md: a decoded
+        rotation re-encodes to the fields it came from): the largest |component| (the first
+        on a tie), the whole negated when it is negative, the other three's codes."""
+        fields = n.get("value_fields")
+        c = [parse_float(v[f]) for f in fields] if fields else [parse_float(x) for x in v]
+        if not all(math.isfinite(x) for x in c):
+            raise DecodeError("invalid_value", at, path)
+        largest = 0
+        for i in range(1, 4):
+            if abs(c[i]) > abs(c[largest]):
+                largest = i
+        if math.copysign(1.0, c[largest]) < 0:
+            c = [-x for x in c]
+        q = n["quantization"]
+        lo, delta, max_int = real(q["min"]), real(q["delta"]), integer(q["max_int"])
+        codes = []
+        for i in range(4):
+            if i != largest:
+                x = min(max(f32(f32(f32(c[i]) - lo) / delta), 0.0), 1.0)
+                codes.append(min(math.floor(f32(f32(x * f32(max_int)) + 0.5)), max_int))
+        return largest, codes
+
+    def _delta_smallest_three(self, r, n, base, path):
+        """smallest_three's own delta (schema.md, user_attribute): changed; same largest
+        component; then per code a changed bit and its difference, or the rotation whole.
+        Every error at the value's first bit."""
+        at = r.pos
+        changed = self._read_at(r, 1, path) == 1
+        self._change("changed", path, at, r.pos, changed=changed)
+        if not changed:
+            return base
+        bit = r.pos
+        try:
+            same = r.read(1) == 1
+        except DecodeError as e:
+            e.bit, e.path = at, path
+            raise
+        self._change("same_largest", path, bit, r.pos, same_largest=same)
+        if not same:
+            bit = r.pos
+            try:
+                value = self.node(r, n)
+            except DecodeError as e:
+                e.bit, e.path = at, path
+                raise
+            self._change("plain", path, bit, r.pos, value=value)
+            return value
+        found = []
+        for k in range(3):
+            p = f"{path}#code{k}"
+            bit = r.pos
+            try:
+                code_changed = r.read(1) == 1
+            except DecodeError as e:
+                e.bit, e.path = at, path
+                raise
+            item = self._change("changed", p, bit, r.pos, changed=code_changed)
+            if code_changed:
+                bit = r.pos
+                kind, amount, rung = self._ladder(r, n["delta_body"], at, path)
+                if kind == "difference":
+                    item = self._change("difference", p, bit, r.pos, difference=amount, rung=rung)
+                else:
+                    item = self._change("code", p, bit, r.pos, code=amount)
+                found.append((k, kind, amount))
+        if base is MISSING:
+            return MISSING
+        largest, codes = self._smallest_three_fields(n, base, at, path)
+        max_int = integer(n["quantization"]["max_int"])
+        for k, kind, amount in found:
+            codes[k] = amount if kind == "code" else codes[k] + amount
+            if not 0 <= codes[k] <= max_int:
+                raise DecodeError("out_of_range", at, path)
+        c = [0.0] * 4
+        others = [i for i in range(4) if i != largest]
+        total = 0.0
+        for i, code in zip(others, codes):
+            c[i] = self._quantized(code, n["quantization"])
+            total = f32(total + f32(c[i] * c[i]))
+        self._rebuild(c, largest, total)
+        return self._components(n, c)
 
     # -- element lists: changed bits or relative indices ------------------------------
 

@@ -32,7 +32,8 @@
 // schema_json<T>(): T's wire layout as a JSON document (docs/schema.md), complete
 // enough for a decoder that knows nothing else: every member in wire order with its
 // encoding and every parameter, how serialize_delta sends it (its delta body), the
-// described structs once each by name, and the layouts of packets and delta packets. It walks the same choices as the visitor (codec.hpp) and the bounds
+// described structs once each by name, and the layouts of packets and delta packets.
+// It walks the same choices as the visitor (codec.hpp) and the bounds
 // (bounds.hpp), at run time into a std::string: nothing here is instantiated unless a
 // program calls schema_json.
 
@@ -269,6 +270,12 @@ void schema_attribute(B& b, const A& a) {
         if constexpr (requires { a.schema_tag(); }) o.string(a.schema_tag());
         else o.null();
         schema_integer(b, "max_bits", a.max_bits());
+        if constexpr (requires { a.ladder.rungs; }) { // its delta's ladder (smallest_three), hashed too
+            o.key("delta_ladder");
+            o.begin_array();
+            for (int j = 0; j < a.ladder.rungs; ++j) o.integer(a.ladder.limit[j]);
+            o.end_array();
+        }
     }
     o.end_object();
 }
@@ -401,10 +408,29 @@ void schema_scalar(B& b) {
     schema_common<P, T>(b);
 }
 
-// A difference ladder as given, and as fitted to the codes [0, max_code] (the rungs
-// the wire uses, docs/wire_format.md "Difference of codes").
+// The delta bodies of the encoding families (codec.hpp's apply_delta overloads): the
+// plain encoding for common, finite, strings, maps, sets, sparse arrays, user codecs.
+template <class E>
+inline constexpr std::string_view schema_delta_body = "plain";
+template <class E>
+inline constexpr std::string_view schema_delta_body<sequence_encoding<E>> = "vector";
+template <class P>
+inline constexpr std::string_view schema_delta_body<vector_encoding<P>> = "vector";
+template <class P>
+inline constexpr std::string_view schema_delta_body<array_encoding<P>> = "elements";
+template <class P>
+inline constexpr std::string_view schema_delta_body<optional_encoding<P>> = "optional";
+template <>
+inline constexpr std::string_view schema_delta_body<variant_encoding> = "variant";
+template <class P>
+inline constexpr std::string_view schema_delta_body<struct_encoding<P>> = "members";
+template <class P>
+inline constexpr std::string_view schema_delta_body<aggregate_encoding<P>> = "members";
+
+// A difference of codes of [0, max_code] through `ladder`: the limits as written, and the
+// rungs fitted to the range (difference_ladder.hpp), so that a decoder need not fit them.
 template <class B>
-void schema_ladder(B& b, const difference_ladder& ladder, std::uint64_t max_code) {
+void schema_difference(B& b, const difference_ladder& ladder, std::uint64_t max_code) {
     auto& o = b.out;
     const effective_ladder fitted(ladder, max_code);
     o.key("ladder");
@@ -425,27 +451,9 @@ void schema_ladder(B& b, const difference_ladder& ladder, std::uint64_t max_code
     schema_integer(b, "code_bits", fitted.code_bits);
 }
 
-// The delta bodies of the encoding families (codec.hpp's apply_delta overloads).
-template <class E>
-inline constexpr std::string_view schema_delta_body = "plain"; // common, finite, strings, maps, sets, sparse, user codecs
-template <class E>
-inline constexpr std::string_view schema_delta_body<sequence_encoding<E>> = "vector";
-template <class P>
-inline constexpr std::string_view schema_delta_body<vector_encoding<P>> = "vector";
-template <class P>
-inline constexpr std::string_view schema_delta_body<array_encoding<P>> = "elements";
-template <class P>
-inline constexpr std::string_view schema_delta_body<optional_encoding<P>> = "optional";
-template <>
-inline constexpr std::string_view schema_delta_body<variant_encoding> = "variant";
-template <class P>
-inline constexpr std::string_view schema_delta_body<struct_encoding<P>> = "members";
-template <class P>
-inline constexpr std::string_view schema_delta_body<aggregate_encoding<P>> = "members";
-
-// How serialize_delta sends a changed value of this node (its delta body, docs/schema.md
-// section 5), with the choices of codec.hpp: delta_whole first, then a user codec's own
-// serialize_delta, then the encoding's family.
+// How serialize_delta sends a changed value of this node (docs/schema.md section 4,
+// delta_body), with the choices of codec.hpp: delta_whole first, then a user codec's
+// own serialize_delta, then the encoding's family.
 template <class P, class T, class B>
 void schema_delta(B& b) {
     using E = encoding_t<P, T>;
@@ -462,18 +470,20 @@ void schema_delta(B& b) {
         o.key("max_delta_bits");
         if (bounds.bounded) o.integer(bounds.max);
         else o.null();
-        if constexpr (requires { P::value.user().ladder.rungs; P::value.user().params(); }) {
-            // smallest_three: its codes' differences go through its own ladder.
-            o.key("code_ladder");
-            o.begin_object();
-            schema_ladder(b, P::value.user().ladder, P::value.user().params().max_int);
-            o.end_object();
+        if constexpr (std::is_same_v<E, user_attribute_encoding<P>>) {
+            // A codec whose delta sends differences of its quantized codes (smallest_three).
+            constexpr auto& a = P::value.user();
+            if constexpr (requires {
+                              { a.ladder } -> std::convertible_to<difference_ladder>;
+                              { a.params() } -> std::same_as<quantization>;
+                          })
+                schema_difference(b, a.ladder, a.params().max_int);
         }
     } else if constexpr (std::is_same_v<E, bool_encoding>) {
         schema_string(b, "form", "flip");
     } else if constexpr (is_fixed_width<E> && sends_difference<T, E>) {
         schema_string(b, "form", "difference");
-        schema_ladder(b, ladder_of<P>(), code_max<T>(encoding_v<P, T>));
+        schema_difference(b, ladder_of<P>(), code_max<T>(encoding_v<P, T>));
     } else {
         schema_string(b, "form", schema_delta_body<E>); // a raw float's bits: plain
     }

@@ -441,8 +441,10 @@ struct captured_packet {
     std::uint16_t port;
     std::vector<std::byte> bytes;
     std::string expect; // the decoder's output for it
+    bool delta = false;
 };
 std::vector<captured_packet> capture;
+std::vector<std::byte> buffer_for_capture(8192);
 
 /// The schema of T and its cases: each value as a packet (and its hostile variants), with
 /// the default protocol id unless one is given, or as a bare payload.
@@ -888,6 +890,61 @@ void hostile_capture(std::uint16_t port, const T& value) {
     add(longer); // trailing bytes
 }
 
+/// Delta packets for the capture: states[k] is the value of sequence number k; each link
+/// (sequence, baseline) is a delta packet of states[sequence] against the baseline as
+/// the reader holds it (a baseline of -1: one the reader never had). With `seed`,
+/// <name>.baseline0.json holds sequence 0's value for the dissector (--delta-baseline);
+/// then damaged copies of the last link: a bad CRC, and under a recomputed CRC a cut, a
+/// flipped byte of the delta, a byte appended; and a packet shorter than a CRC.
+template <class T>
+void delta_capture(const fs::path& dir, std::string_view name, std::uint16_t port, const std::vector<const T*>& states,
+                   const std::vector<std::pair<int, int>>& links_, bool seed) {
+    auto received = [](const T& v) {
+        auto out = std::make_unique<T>();
+        received_into(v, *out);
+        return out;
+    };
+    if (seed) write_file(dir / (std::string(name) + ".baseline0.json"), value_json(*received(*states[0])) + "\n");
+    std::vector<std::byte> last;
+    std::unique_ptr<T> last_base;
+    for (const auto& [sequence, baseline] : links_) {
+        const netser::delta_header h{static_cast<std::uint16_t>(sequence), static_cast<std::uint16_t>(baseline < 0 ? 8 : baseline)};
+        const auto base = received(*states[baseline < 0 ? 0 : static_cast<std::size_t>(baseline)]);
+        const auto packet = delta_packet_of(*states[static_cast<std::size_t>(sequence)], *base, h, std::nullopt);
+        std::string expect;
+        if (baseline < 0) {
+            netser::delta_packet_reader<T> reader(packet);
+            T out{};
+            expect = with_header(error_json(reader.read(out, nullptr), netser::detail::root_name<T>()), reader.header());
+        } else {
+            expect = read_delta_packet_json(packet, *base, std::nullopt, std::nullopt);
+            last = packet;
+            last_base = received(*states[static_cast<std::size_t>(baseline)]);
+        }
+        capture.push_back({port, packet, expect, true});
+    }
+    const std::uint32_t id = netser::schema_hash<T>() ^ netser::delta_packet_salt;
+    auto add = [&](std::vector<std::byte> bytes) {
+        capture.push_back({port, bytes, read_delta_packet_json(bytes, *last_base, std::nullopt, std::nullopt), true});
+    };
+    auto damaged = last;
+    damaged[last.size() - 6] ^= std::byte{0x10};
+    add(damaged); // bad_crc
+    auto cut = last;
+    cut.resize(cut.size() - 3);
+    packet_test::recrc(cut, id);
+    add(cut);
+    auto flipped = last;
+    flipped[8] ^= std::byte{0xff};
+    packet_test::recrc(flipped, id);
+    add(flipped);
+    auto longer = last;
+    longer.push_back(std::byte{0x55});
+    packet_test::recrc(longer, id);
+    add(longer);
+    add({last.begin(), last.begin() + 2});
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -1009,7 +1066,13 @@ int main(int argc, char** argv) {
         const std::vector<schema_types::Tree> trees{tree(0, 1), tree(3, 5), tree(3, 6), tree(4, 2)};
         export_delta(dir, "Tree", all_pairs(trees));
         export_delta(dir, "Hold", all_pairs(holds()));
-        export_delta(dir, "Rotations", all_pairs(rotations()));
+        auto rs = rotations();
+        for (std::size_t i = 1, n = rs.size(); i < n; ++i) {
+            auto r = rs[i];
+            r.a.x += 0.004f * static_cast<float>(i), r.a.z -= 0.01f, r.c[2] += 0.001f;
+            rs.push_back(r);
+        }
+        export_delta(dir, "Rotations", all_pairs(rs));
         std::vector<packet_test::Message> messages;
         for (auto& msg : packet_test::sample_messages()) messages.push_back(msg);
         export_delta(dir, "Message", all_pairs(messages));
@@ -1043,13 +1106,83 @@ int main(int argc, char** argv) {
         export_delta(dir, "Links", all_pairs(std::vector<schema_types::Links>{l1, l2, l3}), false, false);
     }
 
+    // Delta packets in the capture (tests/schema/test_dissector.py gives the ports).
+    {
+        using delta_test::Codes40;
+        Codes40 c40;
+        c40.v.fill(100);
+        Codes40 c40b = c40;
+        c40b.v[3] = 99;
+        c40b.v[30] = 1000;
+        Codes40 c40c = c40b;
+        for (std::size_t i = 0; i < 40; i += 3) c40c.v[i] = static_cast<std::uint16_t>(i * 25);
+        // No baseline for the dissector: the changes only. A plain packet is no delta packet.
+        delta_capture(dir, "Codes40", 41001, std::vector<const Codes40*>{&c40, &c40b, &c40c, &c40c},
+                      {{1, 0}, {2, 1}, {3, 2}}, false);
+        std::vector<std::byte> plain;
+        if (netser::write_packet(plain, c40).error) return 1;
+        capture.push_back({41001, plain, read_delta_packet_json(plain, c40, std::nullopt, std::nullopt), true});
+
+        // A port with packets and delta packets of Player; the first baseline given.
+        auto ps = players();
+        auto q = ps[0];
+        q.x += 0.35f, q.moving = true, q.vx = -3.f, q.inventory.push_back(9);
+        auto q2 = q;
+        q2.y = -1999.f, q2.target.reset(), q2.inventory = {1, 2};
+        capture.push_back({41002, packet_bytes(netser::write_packet(std::span<std::byte>(buffer_for_capture), ps[1]).bytes),
+                           read_packet_json<reflect_test::Player>(
+                               netser::write_packet(std::span<std::byte>(buffer_for_capture), ps[1]).bytes, std::nullopt,
+                               std::nullopt)});
+        delta_capture(dir, "Player", 41002, std::vector<const reflect_test::Player*>{&ps[0], &q, &q2, &ps[2], &ps[3], &q},
+                      {{1, 0}, {2, 1}, {3, 1}, {4, 3}, {5, -1}, {5, 4}}, true);
+        const auto k = kitchens();
+        delta_capture(dir, "Kitchen", 41003, std::vector<const schema_types::Kitchen*>{&k[0], &k[1], &k[2], &k[1]},
+                      {{1, 0}, {2, 1}, {3, 2}}, true);
+        std::vector<schema_types::Tuned> tuned(3);
+        tuned[1].grid[4] = 4000, tuned[1].levels = {1, 2}, tuned[1].aim = 7, tuned[1].velocity = {1.f, 2.f, 3.f};
+        tuned[1].cargo = {5, true}, tuned[1].other = {6, true}, tuned[1].weapon = schema_types::Weapon::rifle;
+        tuned[2] = tuned[1];
+        tuned[2].grid[4] = 3990, tuned[2].aim = 300, tuned[2].velocity.y = 2.05f, tuned[2].levels = {1, 3, 5};
+        delta_capture(dir, "Tuned", 41004, std::vector<const schema_types::Tuned*>{&tuned[0], &tuned[1], &tuned[2], &tuned[0]},
+                      {{1, 0}, {2, 1}, {3, 2}}, true);
+        const auto snaps = snapshots();
+        auto nudged = snaps[0];
+        ++nudged.tick;
+        if (!nudged.units.empty()) nudged.units[0].position.x += 0.25f;
+        delta_capture(dir, "Snapshot", 41005, std::vector<const packet_test::Snapshot*>{&snaps[0], &nudged, &snaps[1]},
+                      {{1, 0}, {2, 1}}, true);
+        const auto m = movers();
+        auto m2 = m[0];
+        m2.vx += 0.5f, m2.pos.y = 3.f;
+        delta_capture(dir, "Mover", 41006, std::vector<const schema_types::Mover*>{&m[0], &m[1], &m2, &m[0]},
+                      {{1, 0}, {2, 1}, {3, 2}}, true);
+        std::vector<packet_test::Message> msgs;
+        for (auto& msg : packet_test::sample_messages()) msgs.push_back(msg);
+        delta_capture(dir, "Message", 41007, std::vector<const packet_test::Message*>{&msgs[4], &msgs[5], &msgs[2], &msgs[3]},
+                      {{1, 0}, {2, 1}, {3, 2}}, true);
+        // smallest_three's own delta: small turns keep the largest component (differences
+        // of codes), a large one sends the rotation whole.
+        const auto rots = rotations();
+        auto turned = rots[1];
+        turned.a.x += 0.01f, turned.a.y -= 0.003f, turned.c[0] += 0.002f;
+        auto turned_more = turned;
+        turned_more.a = rots[2].a, turned_more.c[1] += 0.5f;
+        delta_capture(dir, "Rotations", 41009,
+                      std::vector<const schema_types::Rotations*>{&rots[1], &turned, &turned_more, &rots[1]},
+                      {{1, 0}, {2, 1}, {3, 2}}, true);
+        const auto t1 = tree(3, 5), t2 = tree(3, 6), t3 = tree(4, 2);
+        delta_capture(dir, "Tree", 41008, std::vector<const schema_types::Tree*>{&t1, &t2, &t3},
+                      {{1, 0}, {2, 1}}, true);
+    }
+
     hostile_capture(40003, players().front());
     hostile_capture(40005, kitchens()[1]);
     hostile_capture(40007, slots()[1]);
     write_pcap(dir / "capture.pcap", capture);
     std::string expected = "[\n";
     for (std::size_t i = 0; i < capture.size(); ++i) {
-        expected += "  {\"port\": " + std::to_string(capture[i].port) + ", \"hex\": \"" + hex_of(capture[i].bytes) +
+        expected += "  {\"port\": " + std::to_string(capture[i].port) + ", \"delta\": " +
+                    (capture[i].delta ? "true" : "false") + ", \"hex\": \"" + hex_of(capture[i].bytes) +
                     "\", \"expect\": " + capture[i].expect + "}";
         expected += i + 1 < capture.size() ? ",\n" : "\n";
     }
