@@ -20,6 +20,9 @@ BENCH_ARGS ?=
 # Debian packages. DEPS: build, test and demo. The rest: per CI job, installed
 # by the target that needs them (deps-ci installs them all).
 DEPS          := cmake make g++ libboost1.81-dev catch2 libbenchmark-dev
+# make test only: tshark runs the generated Wireshark dissector (tests/schema). Its
+# debconf question (non-root capture) is answered by DEBIAN_FRONTEND=noninteractive.
+TEST_DEPS     := tshark python3
 ASAN_DEPS     := clang libclang-rt-14-dev
 FUZZ_DEPS     := clang libclang-rt-14-dev
 VALGRIND_DEPS := valgrind
@@ -143,11 +146,12 @@ demo: configure
 	$(BUILD_DIR)/samples/$(DEMO)/$(DEMO) $(DEMO_ARGS)
 
 test: configure
+	@$(call install_missing,$(TEST_DEPS))
 	$(CMAKE) --build $(BUILD_DIR) -j$(JOBS)
 	$(CTEST) --test-dir $(BUILD_DIR) $(CTEST_ARGS)
 
 asan: deps
-	@$(call install_missing,$(ASAN_DEPS))
+	@$(call install_missing,$(ASAN_DEPS) $(TEST_DEPS))
 	$(CMAKE) -S . -B $(ASAN_DIR) $(ASAN_CONFIG)
 	$(CMAKE) --build $(ASAN_DIR) -j$(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \

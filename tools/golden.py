@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent model of the netser wire format, written from DESIGN.md and
+"""An independent model of the netser wire format, written from
 docs/wire_format.md (not from the C++ code), that derives the golden vectors.
 
     python3 tools/golden.py            print the golden vectors as a Markdown table
@@ -128,11 +128,17 @@ def w_bytes(w, data):
         w.put(b, 8)
 
 
-def w_string(w, s, max_length):
-    data = s.encode()
+def w_raw_string(w, data, max_length):
+    """The string wire for any bytes (serialize_raw_string, the raw_bytes attribute)."""
     assert len(data) <= max_length
     w.put(len(data), bits_required(0, max_length))
     w_bytes(w, data)
+
+
+def w_string(w, s, max_length):
+    """A checked string: Python's UTF-8 encoder refuses lone surrogates; NUL is refused here."""
+    assert "\0" not in s
+    w_raw_string(w, s.encode("utf-8"), max_length)
 
 
 def w_check(w, magic):
@@ -357,6 +363,12 @@ VECTORS = [
     ("string_max_0", 'string "", max length 0', lambda w: w_string(w, "", 0)),
     ("string_unaligned", 'bool true, then string "hi", max length 16',
      lambda w: (w_bool(w, True), w_string(w, "hi", 16))),
+    ("string_utf8_2_bytes", 'string "\u00e9" (U+00E9: C3 A9), max length 15', lambda w: w_string(w, "\u00e9", 15)),
+    ("string_utf8_mixed", 'string "a\u00e9\u20ac\U0001d11e" (1, 2, 3 and 4 bytes), max length 15',
+     lambda w: w_string(w, "a\u00e9\u20ac\U0001d11e", 15)),
+    ("string_utf8_largest", 'string U+10FFFF (F4 8F BF BF), max length 7', lambda w: w_string(w, "\U0010ffff", 7)),
+    ("raw_string_any_bytes", "raw string 00 FF C0 80 ED A0 80 (NUL, invalid UTF-8), max length 7",
+     lambda w: w_raw_string(w, b"\x00\xff\xc0\x80\xed\xa0\x80", 7)),
     # check
     ("check_aligned", "check 0x12345678", lambda w: w_check(w, 0x12345678)),
     ("check_unaligned", "bits 5 in 3, then check 0x12345678", lambda w: (w_bits(w, 5, 3), w_check(w, 0x12345678))),

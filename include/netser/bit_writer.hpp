@@ -65,8 +65,31 @@ public:
         return true;
     }
 
+    /// Where the writer is: the bits written and the partial word not yet stored.
+    struct position {
+        std::size_t bits;
+        std::uint64_t scratch;
+    };
+    position where() const noexcept { return {pos_, scratch_}; }
+    /// Back to a position this writer (or the one it was rebound from) reported. For a
+    /// slow path that writes out of line and hands the position back by value, so that
+    /// the inlined caller keeps it in registers rather than reloading it.
+    void move_to(position p) noexcept {
+        pos_ = p.bits;
+        scratch_ = p.scratch;
+    }
+
     /// Makes every later write fail (the streams use it to keep errors sticky).
     void poison() noexcept { limit_ = 0; }
+
+    /// Goes on in another buffer that already holds the bytes written so far (a grown
+    /// copy of this one, at least bytes_written() long): the partial word stays in the
+    /// scratch register. A poisoned writer stays poisoned.
+    void rebind(void* data, std::size_t size) noexcept {
+        data_ = static_cast<std::byte*>(data);
+        size_ = size;
+        if (limit_ != 0) limit_ = bit_limit(size);
+    }
 
     std::size_t bits_written() const noexcept { return pos_; }
     std::size_t bytes_written() const noexcept { return (pos_ + 7) / 8; }

@@ -26,13 +26,7 @@ namespace netser::detail {
 
 template <stream S>
 bool apply_encoding(S& s, std::string& v, text_encoding e) {
-    const std::size_t at = s.bits_processed();
-    if (!S::is_reading && !e.raw_bytes && !valid_utf8(v)) [[unlikely]]
-        return s.fail(errc::invalid_value, at);
-    if (!serialize_string(s, v, e.max_length)) return false;
-    if (S::is_reading && !e.raw_bytes && !valid_utf8(v)) [[unlikely]]
-        return s.fail(errc::invalid_value, at);
-    return true;
+    return serialize_string_bytes(s, v, e.max_length, !e.raw_bytes); // serialize_string / serialize_raw_string
 }
 
 template <stream S>
@@ -58,7 +52,7 @@ NETSER_INLINE bool serialize_count(S& s, std::uint64_t& count, std::size_t max,
 }
 
 inline bool same_encoded(const std::string& v, const std::string& b, text_encoding e) noexcept {
-    return v.size() <= e.max_length && v == b && (e.raw_bytes || valid_utf8(v));
+    return v.size() <= e.max_length && v == b && (e.raw_bytes || is_valid_string(v));
 }
 
 template <stream S, class T, class Allocator, class E>

@@ -35,7 +35,7 @@ namespace netser::detail {
 // <netser/value_codes.hpp>; described_enum_encoding and enum_as_encoding: see
 // <netser/enum_codec.hpp>.
 
-/// A std::string of at most max_length bytes, valid UTF-8 unless raw_bytes.
+/// A std::string of at most max_length bytes: valid UTF-8 without NUL unless raw_bytes.
 struct text_encoding {
     std::size_t max_length;
     bool raw_bytes;
@@ -69,32 +69,6 @@ template <>
 inline constexpr bool is_value_encoding<text_encoding> = true;
 template <class E>
 inline constexpr bool is_value_encoding<sequence_encoding<E>> = true;
-
-// Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF.
-inline bool valid_utf8(std::string_view text) noexcept {
-    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-    const auto* end = p + text.size();
-    while (p != end) {
-        const unsigned c = *p++;
-        if (c < 0x80) continue;
-        int extra = 0;
-        unsigned lo = 0x80, hi = 0xbf; // allowed range of the first continuation byte
-        if (c >= 0xc2 && c <= 0xdf) extra = 1;
-        else if (c == 0xe0) extra = 2, lo = 0xa0;
-        else if (c == 0xed) extra = 2, hi = 0x9f;
-        else if (c >= 0xe1 && c <= 0xef) extra = 2;
-        else if (c == 0xf0) extra = 3, lo = 0x90;
-        else if (c >= 0xf1 && c <= 0xf3) extra = 3;
-        else if (c == 0xf4) extra = 3, hi = 0x8f;
-        else return false;
-        if (end - p < extra) return false;
-        if (*p < lo || *p > hi) return false;
-        for (int i = 1; i < extra; ++i)
-            if ((p[i] & 0xc0u) != 0x80u) return false;
-        p += extra;
-    }
-    return true;
-}
 
 // The encoding of an integer or float member (common and finite, handled around it,
 // are ignored here).

@@ -37,7 +37,8 @@ template <class = void>
 class basic_profile_stream : public measure_stream {
 public:
     /// Measures obj as one packet and adds its bits to the budget. False if the
-    /// measure fails (a value a write would refuse).
+    /// measure fails (a value a write would refuse). The context and the nesting
+    /// limit set on the stream stay for every packet.
     template <class T>
     bool profile(const T& obj) {
         return profile_with(obj, [&] { return serialize(*this, obj); });
@@ -141,7 +142,11 @@ public:
 private:
     template <class T, class Measure>
     bool profile_with(const T&, Measure&& measure) {
-        static_cast<measure_stream&>(*this) = measure_stream{};
+        void* const context = this->context();
+        const std::size_t depth = this->max_depth();
+        static_cast<measure_stream&>(*this) = measure_stream{}; // a fresh count and error
+        this->set_context(context);
+        this->set_max_depth(depth);
         path_ = std::string(detail::root_name<T>());
         const bool ok = measure();
         sample_[path_] += bits_processed();

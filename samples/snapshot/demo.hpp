@@ -97,6 +97,15 @@ struct server_report {
     std::size_t peak_moving = 0;
     std::size_t moving_at_end = 0;
     std::uint32_t state_hash = 0;
+    /// Cubes whose sent state (DeltaCube) differs from the snapshot change_distance
+    /// earlier (the initial state counts as the one before the first snapshot).
+    std::size_t change_distance = 0;
+    std::size_t change_frames = 0;
+    double changed_mean = 0;
+    std::size_t changed_min = 0;
+    std::size_t changed_max = 0;
+    double step_mean_ms = 0; ///< CubeWorld::step, wall clock
+    double step_max_ms = 0;
 };
 
 /// The worst error seen in one field of the decoded cubes, and what it may be.

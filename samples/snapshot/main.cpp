@@ -169,6 +169,10 @@ int run(const options& opt) {
                 "state hash %08x\n",
                 server_result.snapshots, server_result.ever_moved, server_result.peak_moving,
                 server_result.moving_at_end, server_result.state_hash);
+    std::printf("  cubes differing from %zu frames earlier: mean %.1f (min %zu, max %zu) over %zu snapshots\n",
+                server_result.change_distance, server_result.changed_mean, server_result.changed_min,
+                server_result.changed_max, server_result.change_frames);
+    std::printf("  physics step: mean %.3f ms, max %.3f ms\n", server_result.step_mean_ms, server_result.step_max_ms);
     std::printf("real packets: %zu sent, %zu received, %zu accepted, %zu rejected\n", server_result.packets_sent,
                 client_result.real_received, client_result.real_accepted, client_result.real_rejected);
     if (opt.verbose && client_result.sample) print_sample(*client_result.sample);

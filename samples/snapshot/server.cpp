@@ -1,6 +1,7 @@
 // The server: 60 times a second, step the world, record the truth, cut the snapshot
 // into slices of each stage, send the last stage's packets and measure the others.
 
+#include "change_counter.hpp"
 #include "cube_world.hpp"
 #include "demo.hpp"
 
@@ -69,6 +70,12 @@ void run_server(const options& opt, net::udp::socket& socket, const net::udp::en
 
     CubeWorld world;
     std::vector<CubeState> cubes(cube_count);
+    const auto take_states = [&] {
+        for (std::size_t i = 0; i < cube_count; ++i) cubes[i] = world.state(i);
+    };
+    change_counter changes;
+    take_states();
+    changes.add(cubes); // the initial state: the baseline of the first comparisons
     RawSlice raw;
     QuantizedSlice quantized;
     SnapshotSlice slice;
@@ -79,16 +86,23 @@ void run_server(const options& opt, net::udp::socket& socket, const net::udp::en
         std::chrono::duration<double>(1.0 / static_cast<double>(snapshots_per_second)));
     auto next = clock::now();
     const std::size_t snapshots = opt.snapshots();
+    double step_total_ms = 0;
 
     for (std::size_t n = 0; n < snapshots; ++n) {
         std::this_thread::sleep_until(next);
         next += interval;
 
+        const auto step_start = clock::now();
         world.step();
+        const double step_ms = std::chrono::duration<double, std::milli>(clock::now() - step_start).count();
+        step_total_ms += step_ms;
+        report.step_max_ms = std::max(report.step_max_ms, step_ms);
         const auto sequence = static_cast<std::uint32_t>(n);
-        for (std::size_t i = 0; i < cube_count; ++i) cubes[i] = world.state(i);
+        take_states();
         shared.truth.put(sequence, cubes); // before sending: the client can always look it up
         report.peak_moving = std::max(report.peak_moving, world.moving());
+        if (!changes.add(cubes) && report.failures++ == 0)
+            report.first_failure = "a cube's state does not encode (NaN)";
 
         // Stage 3: written, profiled and sent, one packet per slice.
         std::size_t bytes = 0, packets = 0, cube_bits = 0, largest = 0;
@@ -127,6 +141,12 @@ void run_server(const options& opt, net::udp::socket& socket, const net::udp::en
         ++report.snapshots;
     }
 
+    report.change_distance = changes.distance();
+    report.change_frames = changes.frames();
+    report.changed_mean = changes.mean();
+    report.changed_min = changes.min();
+    report.changed_max = changes.max();
+    report.step_mean_ms = report.snapshots == 0 ? 0.0 : step_total_ms / static_cast<double>(report.snapshots);
     report.ever_moved = world.ever_moved();
     report.moving_at_end = world.moving();
     report.state_hash = world.state_hash();

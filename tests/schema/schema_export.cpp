@@ -1,0 +1,746 @@
+// schema_export OUT_DIR: writes, for each type of the schema tests, its schema
+// (netser::schema_json) and the cases the independent Python decoder must agree on:
+// packets and bare payloads of known values, with the values netser's own reader gives
+// back, and hostile packets (every bit flipped and re-CRCed, every truncation, a byte
+// appended) with the error netser's reader reports, or the values it reads when it
+// accepts one. It also writes the pairs of schemas that tests/schema/test_diff.py
+// compares, and a pcap file of real and hostile packets for the Wireshark test.
+
+#include "packet/packet_types.hpp"
+#include "reflect/test_types.hpp"
+#include "schema/diff_types.hpp"
+#include "schema/schema_types.hpp"
+
+#include <netser/netser.hpp>
+
+#include <array>
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using netser::detail::pack_of;
+
+// ---- decoded values as JSON (docs/schema.md section 8) --------------------------------
+
+const netser::link_context* links = nullptr; // for linked members
+
+void append_hex(std::string& out, std::uint64_t v, int digits) {
+    for (int i = digits - 1; i >= 0; --i) out += "0123456789abcdef"[(v >> (4 * i)) & 0xf];
+}
+
+// A JSON string, escaped as schema_json escapes it.
+void quoted(std::string& out, std::string_view s) {
+    netser::detail::json_writer<> w;
+    w.string(s);
+    out += w.text;
+}
+
+template <class F>
+void print_float(std::string& out, F v) {
+    using Bits = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
+    if (v != v) {
+        out += "\"nan(0x";
+        append_hex(out, std::bit_cast<Bits>(v), 2 * sizeof(F));
+        out += ")\"";
+    } else if (v > std::numeric_limits<F>::max() || v < -std::numeric_limits<F>::max()) {
+        out += v > 0 ? "\"inf\"" : "\"-inf\"";
+    } else {
+        char buf[64];
+        const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(v));
+        const std::string_view text(buf, static_cast<std::size_t>(r.ptr - buf));
+        out += text;
+        if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
+    }
+}
+
+template <class I>
+void print_integer(std::string& out, I v) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+
+// The schema's name of a variant alternative (docs/schema.md: the second struct met
+// under a name already taken is Name#2; Hold meets schema_types::Cargo first).
+template <class T>
+std::string alternative_name() {
+    if constexpr (std::is_same_v<T, schema_types::other::Cargo>) return "Cargo#2";
+    else if constexpr (netser::detail::described<T>) return std::string(netser::detail::description_of<T>.name);
+    else if constexpr (std::is_same_v<T, std::uint16_t>) return "uint16";
+    else return "?";
+}
+
+template <class P, class T>
+void print_value(std::string& out, const T& v);
+
+template <class C>
+void print_members(std::string& out, const C& obj, bool& first);
+
+template <class P, class T>
+void print_value(std::string& out, const T& v) {
+    using A = pack_of<P>;
+    if constexpr (A::template user_codec_for<T>()) {
+        constexpr auto& a = P::value.user();
+        constexpr std::string_view tag = a.schema_tag();
+        if constexpr (tag == "linked" || tag == "linked_strict") {
+            const std::uint32_t id = v == nullptr ? 0 : links->id_of(v);
+            if (id == 0) out += "null";
+            else print_integer(out, id);
+        } else if constexpr (tag == "smallest_three" || tag == "unit_quaternion" || tag == "unit_vector") {
+            if constexpr (requires { v.x; }) {
+                out += "{\"x\": ";
+                print_float(out, v.x);
+                out += ", \"y\": ";
+                print_float(out, v.y);
+                out += ", \"z\": ";
+                print_float(out, v.z);
+                if constexpr (requires { v.w; }) {
+                    out += ", \"w\": ";
+                    print_float(out, v.w);
+                }
+                out += '}';
+            } else {
+                out += '[';
+                for (std::size_t i = 0; i < v.size(); ++i) {
+                    if (i) out += ", ";
+                    print_float(out, v[i]);
+                }
+                out += ']';
+            }
+        } else {
+            // An opaque fixed-width codec: its code, as the codec writes it.
+            std::array<std::byte, 16> buffer{};
+            netser::write_stream w(buffer);
+            T copy = v;
+            a.serialize(w, copy);
+            netser::read_stream r(w.finish());
+            std::uint64_t code = 0;
+            r.process_bits(code, static_cast<int>(a.max_bits()));
+            out += "{\"code\": ";
+            print_integer(out, code);
+            out += ", \"bits\": ";
+            print_integer(out, a.max_bits());
+            out += '}';
+        }
+    } else if constexpr (std::is_same_v<T, bool>) {
+        out += v ? "true" : "false";
+    } else if constexpr (std::is_enum_v<T>) {
+        if constexpr (netser::detail::is_described_enum<T>) {
+            const char* name = boost::describe::enum_to_string(v, nullptr);
+            quoted(out, name ? name : "?");
+        } else {
+            print_integer(out, static_cast<std::underlying_type_t<T>>(v));
+        }
+    } else if constexpr (std::is_integral_v<T>) {
+        print_integer(out, v);
+    } else if constexpr (std::is_floating_point_v<T>) {
+        print_float(out, v);
+    } else if constexpr (netser::detail::has_attr<P, netser::attr_kind::sparse>) {
+        using EP = netser::detail::without<P, netser::attr_kind::sparse, netser::attr_kind::max_size>;
+        out += '[';
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (i) out += ", ";
+            if (v[i]) print_value<EP>(out, *v[i]);
+            else out += "null";
+        }
+        out += ']';
+    } else if constexpr (std::is_array_v<T> || netser::detail::is_std_array<T>::value) {
+        out += '[';
+        bool first = true;
+        for (const auto& e : v) {
+            if (!first) out += ", ";
+            first = false;
+            print_value<P>(out, e);
+        }
+        out += ']';
+    } else if constexpr (netser::detail::is_string<T>) {
+        if (netser::detail::valid_utf8(v)) {
+            quoted(out, v);
+        } else {
+            out += "{\"bytes\": \"";
+            for (char c : v) append_hex(out, static_cast<unsigned char>(c), 2);
+            out += "\"}";
+        }
+    } else if constexpr (netser::detail::is_vector<T>::value || netser::detail::is_set<T>::value) {
+        using EP = netser::detail::without<P, netser::attr_kind::max_size>;
+        out += '[';
+        bool first = true;
+        for (const auto& e : v) {
+            if (!first) out += ", ";
+            first = false;
+            using E = std::remove_cvref_t<decltype(e)>;
+            const E copy = e; // vector<bool>'s proxies
+            print_value<EP>(out, copy);
+        }
+        out += ']';
+    } else if constexpr (netser::detail::is_map<T>::value) {
+        using EP = netser::detail::without<P, netser::attr_kind::max_size>;
+        out += '[';
+        bool first = true;
+        for (const auto& [key, value] : v) {
+            if (!first) out += ", ";
+            first = false;
+            out += '[';
+            print_value<netser::detail::no_attrs>(out, key);
+            out += ", ";
+            print_value<EP>(out, value);
+            out += ']';
+        }
+        out += ']';
+    } else if constexpr (netser::detail::is_optional<T>::value || netser::detail::is_unique_ptr<T>::value) {
+        if (v) print_value<P>(out, *v);
+        else out += "null";
+    } else if constexpr (netser::detail::is_variant<T>::value) {
+        out += "{\"index\": ";
+        print_integer(out, v.index());
+        std::visit(
+            [&](const auto& alternative) {
+                using E = std::remove_cvref_t<decltype(alternative)>;
+                out += ", \"alternative\": ";
+                quoted(out, alternative_name<E>());
+                out += ", \"value\": ";
+                print_value<netser::detail::no_attrs>(out, alternative);
+            },
+            v);
+        out += '}';
+    } else if constexpr (netser::detail::adl::has_serialize<netser::measure_stream, T>) {
+        std::array<std::byte, 16> buffer{};
+        netser::write_stream w(buffer);
+        T copy = v;
+        netser::detail::adl::call(w, copy);
+        netser::read_stream r(w.finish());
+        const std::size_t bits = netser_max_bits(static_cast<const T*>(nullptr));
+        std::uint64_t code = 0;
+        r.process_bits(code, static_cast<int>(bits));
+        out += "{\"code\": ";
+        print_integer(out, code);
+        out += ", \"bits\": ";
+        print_integer(out, bits);
+        out += '}';
+    } else if constexpr (netser::detail::described<T>) {
+        out += '{';
+        bool first = true;
+        if constexpr (pack_of<P>::size != 0) {
+            // Attributes applied to every member: all of them are on the wire.
+            [&]<std::size_t... I>(std::index_sequence<I...>) {
+                ((out += first ? "" : ", ", first = false, quoted(out, netser::detail::member_at<T, I>::name),
+                  out += ": ", print_value<P>(out, v.*netser::detail::member_at<T, I>::pointer)),
+                 ...);
+            }(netser::detail::member_indices<T>{});
+        } else {
+            print_members(out, v, first);
+        }
+        out += '}';
+    } else if constexpr (std::is_aggregate_v<T>) {
+        out += '{';
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            ((out += I == 0 ? "\"field" : ", \"field", out += std::to_string(I), out += "\": ",
+              print_value<P>(out, boost::pfr::get<I>(v))),
+             ...);
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+        out += '}';
+    } else {
+        static_assert(netser::detail::always_false<T>, "no printer for this type");
+    }
+}
+
+// A described struct's members as they went on the wire: bases first, then its own;
+// skipped members and those whose only_if flag is false are absent. (Functions, not
+// lambdas in folds: clang 14 crashes on those.)
+template <class C, std::size_t I>
+void print_member(std::string& out, const C& obj, bool& first) {
+    using D = netser::detail::member_at<C, I>;
+    using P = netser::detail::member_attrs<C, I>;
+    if constexpr (!netser::detail::has_attr<P, netser::attr_kind::skip>) {
+        if constexpr (netser::detail::has_attr<P, netser::attr_kind::only_if>) {
+            constexpr auto flag = P::value.template get<netser::attr_kind::only_if>().flag;
+            if (!(obj.*flag)) return;
+        }
+        if (!first) out += ", ";
+        first = false;
+        quoted(out, D::name);
+        out += ": ";
+        print_value<netser::detail::without<P, netser::attr_kind::only_if, netser::attr_kind::check>>(out,
+                                                                                                       obj.*D::pointer);
+    }
+}
+
+template <class C, std::size_t... I>
+void print_member_list(std::string& out, const C& obj, bool& first, std::index_sequence<I...>) {
+    (print_member<C, I>(out, obj, first), ...);
+}
+
+template <class C>
+void print_members(std::string& out, const C& obj, bool& first) {
+    boost::mp11::mp_for_each<netser::detail::described_bases<C>>([&](auto b) {
+        using B = typename decltype(b)::type;
+        print_members(out, static_cast<const B&>(obj), first);
+    });
+    print_member_list(out, obj, first, netser::detail::member_indices<C>{});
+}
+
+template <class T>
+std::string value_json(const T& v) {
+    std::string out;
+    print_value<netser::detail::no_attrs>(out, v);
+    return out;
+}
+
+// ---- cases ---------------------------------------------------------------------------------
+
+std::string hex_of(std::span<const std::byte> bytes) {
+    std::string out;
+    for (std::byte b : bytes) {
+        if (!out.empty()) out += ' ';
+        append_hex(out, std::to_integer<unsigned>(b), 2);
+    }
+    return out;
+}
+
+std::string error_json(const netser::error& e, std::string_view root) {
+    std::string out = "{\"ok\": false, \"error\": ";
+    quoted(out, netser::to_string(e.code));
+    out += ", \"bit\": ";
+    print_integer(out, e.bit);
+    out += ", \"path\": ";
+    quoted(out, e.path());
+    out += ", \"cpp_root\": ";
+    quoted(out, root);
+    out += '}';
+    return out;
+}
+
+struct case_writer {
+    std::string text;
+    std::size_t count = 0;
+
+    void add(std::string_view name, std::string_view mode, std::optional<std::uint32_t> protocol_id,
+             std::span<const std::byte> bytes, const std::string& expect) {
+        text += count++ ? ",\n" : "";
+        text += "  {\"name\": ";
+        quoted(text, name);
+        text += ", \"mode\": ";
+        quoted(text, mode);
+        text += ", \"protocol_id\": ";
+        if (protocol_id) print_integer(text, *protocol_id);
+        else text += "null";
+        text += ", \"hex\": \"";
+        text += hex_of(bytes);
+        text += "\",\n   \"expect\": ";
+        text += expect;
+        text += '}';
+    }
+};
+
+template <class T>
+std::size_t measured(const T& v) {
+    netser::measure_stream m;
+    m.set_context(const_cast<netser::link_context*>(links));
+    if (!netser::serialize(m, v)) {
+        std::cerr << "measure failed: " << m.error().path() << "\n";
+        std::exit(1);
+    }
+    return m.bits_processed();
+}
+
+// What netser's read_packet makes of a packet, as the decoder's output.
+template <class T>
+std::string read_packet_json(std::span<const std::byte> packet, std::optional<std::uint32_t> protocol_id,
+                             std::optional<std::size_t> bits) {
+    T got{};
+    netser::packet_options options;
+    options.protocol_id = protocol_id;
+    const netser::error e = netser::read_packet(packet, got, options);
+    if (e) return error_json(e, netser::detail::root_name<T>());
+    std::string out = "{\"ok\": true, \"value\": " + value_json(got);
+    if (bits) out += ", \"bits\": " + std::to_string(*bits);
+    return out + "}";
+}
+
+template <class T>
+std::string read_payload_json(std::span<const std::byte> payload, std::optional<std::size_t> bits) {
+    T got{};
+    netser::read_stream r(payload);
+    r.set_context(const_cast<netser::link_context*>(links));
+    if (!netser::serialize(r, got)) return error_json(r.error(), netser::detail::root_name<T>());
+    std::string out = "{\"ok\": true, \"value\": " + value_json(got);
+    if (bits) out += ", \"bits\": " + std::to_string(*bits);
+    return out + "}";
+}
+
+// Every bit flipped (for long packets, every 7th) and re-CRCed, every truncation, a
+// byte appended: whatever netser's reader says about each is what the decoder must say.
+template <class T>
+void hostile_cases(case_writer& cases, std::string_view name, const std::vector<std::byte>& packet,
+                   std::optional<std::uint32_t> protocol_id) {
+    const std::uint32_t id = protocol_id ? *protocol_id : netser::schema_hash<T>();
+    const std::size_t step = packet.size() <= 48 ? 1 : 7;
+    for (std::size_t bit = 32; bit < 8 * packet.size(); bit += step) {
+        std::vector<std::byte> forged = packet;
+        forged[bit / 8] ^= static_cast<std::byte>(1u << (bit % 8));
+        packet_test::recrc(forged, id);
+        cases.add(std::string(name) + " flip " + std::to_string(bit), "packet", protocol_id, forged,
+                  read_packet_json<T>(forged, protocol_id, std::nullopt));
+    }
+    const std::size_t cut_step = packet.size() <= 48 ? 1 : 5;
+    for (std::size_t n = 0; n < packet.size(); n += cut_step) {
+        std::vector<std::byte> cut(packet.begin(), packet.begin() + static_cast<std::ptrdiff_t>(n));
+        if (n >= 4) packet_test::recrc(cut, id);
+        cases.add(std::string(name) + " cut " + std::to_string(n), "packet", protocol_id, cut,
+                  read_packet_json<T>(cut, protocol_id, std::nullopt));
+    }
+    std::vector<std::byte> longer = packet;
+    longer.push_back(std::byte{0});
+    packet_test::recrc(longer, id);
+    cases.add(std::string(name) + " appended", "packet", protocol_id, longer,
+              read_packet_json<T>(longer, protocol_id, std::nullopt));
+    std::vector<std::byte> damaged = packet;
+    damaged[0] ^= std::byte{1};
+    cases.add(std::string(name) + " bad crc", "packet", protocol_id, damaged,
+              read_packet_json<T>(damaged, protocol_id, std::nullopt));
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+    if (!f) {
+        std::cerr << "cannot write " << path << "\n";
+        std::exit(1);
+    }
+}
+
+std::vector<std::byte> packet_bytes(std::span<const std::byte> bytes) { return {bytes.begin(), bytes.end()}; }
+
+struct captured_packet {
+    std::uint16_t port;
+    std::vector<std::byte> bytes;
+    std::string expect; // the decoder's output for it
+};
+std::vector<captured_packet> capture;
+
+/// The schema of T and its cases: each value as a packet (and its hostile variants), with
+/// the default protocol id unless one is given, or as a bare payload.
+template <class T>
+void export_type(const fs::path& dir, std::string_view name, std::vector<T> values, bool as_packets = true,
+                 std::optional<std::uint32_t> protocol_id = std::nullopt, std::uint16_t port = 0) {
+    write_file(dir / (std::string(name) + ".schema.json"), netser::schema_json<T>());
+    case_writer cases;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const T& v = values[i];
+        const std::string case_name = std::string(name) + " #" + std::to_string(i);
+        std::vector<std::byte> buffer(8192);
+        const std::size_t bits = measured(v);
+        if (as_packets) {
+            netser::packet_options options;
+            options.protocol_id = protocol_id;
+            const auto w = netser::write_packet(std::span<std::byte>(buffer), v, options);
+            if (w.error) {
+                std::cerr << case_name << ": write_packet failed: " << netser::to_string(w.error.code) << " in "
+                          << w.error.path() << "\n";
+                std::exit(1);
+            }
+            const auto packet = packet_bytes(w.bytes);
+            const std::string expect = read_packet_json<T>(packet, protocol_id, bits);
+            cases.add(case_name, "packet", protocol_id, packet, expect);
+            if (port != 0) capture.push_back({port, packet, expect});
+            if (i < 3) hostile_cases<T>(cases, case_name, packet, protocol_id);
+        }
+        netser::write_stream w(buffer);
+        w.set_context(const_cast<netser::link_context*>(links));
+        if (!netser::serialize(w, v)) {
+            std::cerr << case_name << ": write failed in " << w.error().path() << "\n";
+            std::exit(1);
+        }
+        const auto payload = packet_bytes(w.finish());
+        cases.add(case_name + " payload", "payload", std::nullopt, payload, read_payload_json<T>(payload, bits));
+    }
+    write_file(dir / (std::string(name) + ".cases.json"),
+               "{\"schema\": \"" + std::string(name) + ".schema.json\", \"cases\": [\n" + cases.text + "\n]}\n");
+}
+
+// ---- the values ----------------------------------------------------------------------------
+
+std::vector<reflect_test::Player> players() {
+    std::mt19937 rng(7);
+    std::vector<reflect_test::Player> out;
+    out.push_back({100, 0, 1000, true, 25, reflect_test::Weapon::rifle, "bob", {1, 2, 3}, 5});
+    for (int i = 0; i < 6; ++i) out.push_back(reflect_test::random_player(rng));
+    return out;
+}
+
+std::vector<schema_types::Kitchen> kitchens() {
+    using namespace schema_types;
+    std::vector<Kitchen> out;
+    out.emplace_back();
+    Kitchen k;
+    k.offset = -16;
+    k.flags = 0xFFFFF;
+    k.big = ~std::uint64_t{0} - 5;
+    k.raw64 = -1234567890123456789;
+    k.small[0] = -128;
+    k.small[1] = 0;
+    k.small[2] = 127;
+    k.when = 1.0 / 3.0;
+    k.speed = 12.34f;
+    k.ratio = 0.25f;
+    k.temp = 20.5f;
+    k.sparse_enum = Sparse::c;
+    k.by_range = Raw::hi;
+    k.by_bits = static_cast<Raw>(255);
+    k.name = "h\xc3\xa9llo";
+    k.blob = std::string("\x00\xff\x80", 3);
+    k.switches = {true, false, true, true};
+    k.scores = {{1, -100}, {7, 100}, {200, 0}};
+    k.ids = {0, 999, 500};
+    k.cargo = std::make_unique<Cargo>(Cargo{42, true});
+    k.target = -5;
+    k.grid = {{{0, 1}, {2, 3}}};
+    k.cache = 77;
+    k.after_check = 1000;
+    k.packed.v = 0xABC;
+    k.angle = 0.5f;
+    k.weapons = {Weapon::rocket, Weapon::pistol};
+    out.push_back(std::move(k));
+    Kitchen n;
+    n.ratio = 1.0f;
+    n.temp = -39.75f;
+    n.speed = 25.f; // clamps to 20
+    n.when = -0.0;
+    n.name = std::string(12, 'z');
+    n.by_range = static_cast<Raw>(17);
+    out.push_back(std::move(n));
+    return out;
+}
+
+std::vector<schema_types::Rotations> rotations() {
+    using namespace schema_types;
+    std::vector<Rotations> out;
+    out.emplace_back();
+    std::mt19937_64 rng(11);
+    for (int i = 0; i < 5; ++i) {
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        auto quat = [&] {
+            const double u1 = u(rng), u2 = u(rng), u3 = u(rng), two_pi = 6.283185307179586;
+            const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
+            return std::array<float, 4>{static_cast<float>(a * std::sin(two_pi * u2)),
+                                        static_cast<float>(a * std::cos(two_pi * u2)),
+                                        static_cast<float>(b * std::sin(two_pi * u3)),
+                                        static_cast<float>(b * std::cos(two_pi * u3))};
+        };
+        Rotations r;
+        const auto qa = quat(), qb = quat();
+        r.a = {qa[0], qa[1], qa[2], qa[3]};
+        r.b = {qb[0], qb[1], qb[2], -std::fabs(qb[3])};
+        r.c = quat();
+        const auto d = quat();
+        r.dir = {d[0], d[1], -std::fabs(d[2])};
+        r.dir2 = {d[3], d[2], d[1]};
+        out.push_back(r);
+    }
+    return out;
+}
+
+std::vector<schema_types::Slots> slots() {
+    using namespace schema_types;
+    std::vector<Slots> out;
+    out.emplace_back();
+    Slots s;
+    const int at[] = {0, 3, 13, 33, 73, 173, 373};
+    const std::uint8_t values[] = {5, 0, 15, 9, 1, 2, 12};
+    for (int i = 0; i < 7; ++i) s.fixed[static_cast<std::size_t>(at[i])] = values[i];
+    s.grow.resize(150);
+    s.grow[1] = 1023;
+    s.grow[140] = 7;
+    out.push_back(s);
+    Slots full;
+    for (std::size_t i = 0; i < 400; i += 2) full.fixed[i] = static_cast<std::uint8_t>(i % 16);
+    full.grow.resize(200);
+    full.grow[199] = 0;
+    out.push_back(full);
+    return out;
+}
+
+std::vector<schema_types::Mover> movers() {
+    using namespace schema_types;
+    std::vector<Mover> out;
+    Mover a;
+    a.id = 17;
+    a.moving = true;
+    a.vx = -12.345f;
+    a.pos = {1.25f, -99.5f, 100.f};
+    out.push_back(a);
+    Mover b;
+    b.id = 4095;
+    b.vx = 33.f; // not sent
+    b.pos = {0.1f, 0.2f, 0.3f};
+    out.push_back(b);
+    return out;
+}
+
+schema_types::Tree tree(int depth, int seed) {
+    schema_types::Tree t;
+    t.value = static_cast<std::uint8_t>(seed % 201);
+    if (depth > 0)
+        for (int i = 0; i < (seed % 3) + 1; ++i) t.kids.push_back(tree(depth - 1, seed * 7 + i + 1));
+    return t;
+}
+
+std::vector<schema_types::Hold> holds() {
+    using namespace schema_types;
+    std::vector<Hold> out;
+    out.push_back({{3, true}, {-4}, Cargo{99, false}});
+    out.push_back({{100, false}, {127}, other::Cargo{-128}});
+    out.push_back({{0, false}, {0}, std::uint16_t{65535}});
+    return out;
+}
+
+std::vector<packet_test::Snapshot> snapshots() {
+    std::vector<packet_test::Snapshot> out;
+    for (std::uint32_t seed = 1; seed <= 6; ++seed) out.push_back(packet_test::make_snapshot(seed));
+    return out;
+}
+
+// ---- the pcap file ---------------------------------------------------------------------------
+
+void put16be(std::vector<unsigned char>& b, unsigned v) {
+    b.push_back(static_cast<unsigned char>(v >> 8));
+    b.push_back(static_cast<unsigned char>(v));
+}
+void put32le(std::vector<unsigned char>& b, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) b.push_back(static_cast<unsigned char>(v >> (8 * i)));
+}
+
+/// The classic pcap format (magic a1b2c3d4, little-endian, Ethernet link type), each
+/// datagram in Ethernet, IPv4 (header checksum computed) and UDP headers (checksum 0:
+/// none, allowed over IPv4), 127.0.0.1:50000 -> 127.0.0.1:port.
+void write_pcap(const fs::path& path, const std::vector<captured_packet>& packets) {
+    std::vector<unsigned char> out;
+    put32le(out, 0xa1b2c3d4u);
+    out.push_back(2), out.push_back(0), out.push_back(4), out.push_back(0); // version 2.4
+    put32le(out, 0);                                                        // thiszone
+    put32le(out, 0);                                                        // sigfigs
+    put32le(out, 65535);                                                    // snaplen
+    put32le(out, 1);                                                        // LINKTYPE_ETHERNET
+    std::uint32_t second = 1700000000;
+    for (const auto& p : packets) {
+        std::vector<unsigned char> frame;
+        for (int i = 0; i < 12; ++i) frame.push_back(static_cast<unsigned char>(i < 6 ? 0x02 : 0x04)); // MACs
+        put16be(frame, 0x0800);
+        const std::size_t ip_start = frame.size();
+        const auto udp_length = static_cast<unsigned>(8 + p.bytes.size());
+        frame.push_back(0x45), frame.push_back(0);
+        put16be(frame, 20 + udp_length);
+        put16be(frame, 1), put16be(frame, 0x4000);                // id, don't fragment
+        frame.push_back(64), frame.push_back(17), put16be(frame, 0); // ttl, UDP, checksum
+        for (int i = 0; i < 2; ++i) frame.push_back(127), frame.push_back(0), frame.push_back(0), frame.push_back(1);
+        std::uint32_t sum = 0;
+        for (std::size_t i = ip_start; i < ip_start + 20; i += 2) sum += (unsigned{frame[i]} << 8) | frame[i + 1];
+        while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+        frame[ip_start + 10] = static_cast<unsigned char>(~sum >> 8);
+        frame[ip_start + 11] = static_cast<unsigned char>(~sum);
+        put16be(frame, 50000), put16be(frame, p.port), put16be(frame, udp_length), put16be(frame, 0);
+        for (std::byte b : p.bytes) frame.push_back(std::to_integer<unsigned char>(b));
+        put32le(out, second++);
+        put32le(out, 0);
+        put32le(out, static_cast<std::uint32_t>(frame.size()));
+        put32le(out, static_cast<std::uint32_t>(frame.size()));
+        out.insert(out.end(), frame.begin(), frame.end());
+    }
+    std::ofstream f(path, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size()));
+}
+
+/// Hostile datagrams for the capture: damaged, truncated, forged with a good CRC.
+template <class T>
+void hostile_capture(std::uint16_t port, const T& value) {
+    std::vector<std::byte> buffer(4096);
+    const auto w = netser::write_packet(std::span<std::byte>(buffer), value);
+    const auto packet = packet_bytes(w.bytes);
+    const std::uint32_t id = netser::schema_hash<T>();
+    auto add = [&](std::vector<std::byte> bytes) {
+        capture.push_back({port, bytes, read_packet_json<T>(bytes, std::nullopt, std::nullopt)});
+    };
+    auto damaged = packet;
+    damaged[5] ^= std::byte{0x10};
+    add(damaged); // bad_crc
+    auto cut = packet;
+    cut.resize(cut.size() - 3);
+    packet_test::recrc(cut, id);
+    add(cut); // a good CRC over a truncated packet
+    auto flipped = packet;
+    flipped[4] ^= std::byte{0xff};
+    packet_test::recrc(flipped, id);
+    add(flipped); // a good CRC over a damaged payload
+    add({packet.begin(), packet.begin() + 2}); // shorter than the CRC
+    auto longer = packet;
+    longer.push_back(std::byte{0x55});
+    packet_test::recrc(longer, id);
+    add(longer); // trailing bytes
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::cerr << "usage: schema_export OUT_DIR\n";
+        return 2;
+    }
+    const fs::path dir = argv[1];
+    fs::create_directories(dir / "diff");
+
+    netser::link_context context;
+    schema_types::GameObject base{1}, a{2}, b{3};
+    context.add(&base, 200);
+    context.add(&a, 5); // const GameObject* members find objects added as GameObject
+    context.add(&b, 63);
+    links = &context;
+
+    std::vector<packet_test::Ping> pings = {{677, true}, {0, false}, {1000, false}};
+    export_type(dir, "Ping", pings, true, std::nullopt, 40001);
+    export_type(dir, "Ping_id", pings, true, 0x12345678u);
+    std::vector<packet_test::Message> messages;
+    for (auto& m : packet_test::sample_messages()) messages.push_back(m);
+    export_type(dir, "Message", messages, true, std::nullopt, 40002);
+    export_type(dir, "Envelope", std::vector<packet_test::Envelope>{{9, packet_test::Chat{5, "hi", {1}}}, {255, packet_test::Move{1, 2.f, 3.f, true, {}}}});
+    export_type(dir, "Player", players(), true, std::nullopt, 40003);
+    export_type(dir, "Squad", std::vector<reflect_test::Squad>{{3, {{100, true}, {0, false}, {55, true}}}, {0, {}}});
+    export_type(dir, "Snapshot", snapshots(), true, std::nullopt, 40004);
+    export_type(dir, "Kitchen", kitchens(), true, std::nullopt, 40005);
+    export_type(dir, "Rotations", rotations(), true, std::nullopt, 40006);
+    export_type(dir, "Slots", slots(), true, std::nullopt, 40007);
+    export_type(dir, "Mover", movers(), true, std::nullopt, 40008);
+    export_type(dir, "Tree", std::vector<schema_types::Tree>{tree(0, 1), tree(3, 5), tree(4, 2)});
+    export_type(dir, "Hold", holds(), true, std::nullopt, 40009);
+    {
+        schema_types::Links l1, l2;
+        l1.home = &base;
+        l1.squad = {&a, nullptr, &b};
+        export_type(dir, "Links", std::vector<schema_types::Links>{l1, l2}, false);
+    }
+
+    hostile_capture(40003, players().front());
+    hostile_capture(40005, kitchens()[1]);
+    hostile_capture(40007, slots()[1]);
+    write_pcap(dir / "capture.pcap", capture);
+    std::string expected = "[\n";
+    for (std::size_t i = 0; i < capture.size(); ++i) {
+        expected += "  {\"port\": " + std::to_string(capture[i].port) + ", \"hex\": \"" + hex_of(capture[i].bytes) +
+                    "\", \"expect\": " + capture[i].expect + "}";
+        expected += i + 1 < capture.size() ? ",\n" : "\n";
+    }
+    write_file(dir / "capture.json", expected + "]\n");
+
+    diff_types::export_pairs(dir / "diff");
+    return 0;
+}
