@@ -43,6 +43,14 @@ bool serialize_root(S& s, U& target) {
     return false;
 }
 
+// Whether serialize(s, obj) inlines U's body where it is used (a small described struct of
+// fixed-width values, see inline_struct), rather than calling serialize_root.
+template <stream S, class U>
+constexpr bool inline_root() noexcept {
+    if constexpr (described<U> && !adl::has_serialize<S, U>) return inline_struct<no_attrs, U>;
+    else return false;
+}
+
 // A function object rather than a function: argument-dependent lookup never finds it,
 // so a user's own serialize(Stream&, T&) overloads stay unambiguous.
 struct serialize_fn {
@@ -59,7 +67,7 @@ struct serialize_fn {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
         using U = std::remove_const_t<T>;
         auto& target = const_cast<U&>(obj); // writers only read through it
-        if constexpr (described<U> && !adl::has_serialize<S, U> && inline_struct<no_attrs, U>) {
+        if constexpr (inline_root<S, U>()) {
             if (serialize_struct_body<no_attrs>(s, target, described_bases<U>{}, member_indices<U>{})) [[likely]]
                 return true;
             seal_failed_path(s.error(), root_name<U>());
