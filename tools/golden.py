@@ -66,7 +66,7 @@ def f64_bits(x):
 
 
 class Quantization:
-    """DESIGN.md: delta = max - min; max_int = ceil(delta / res); bits = bits_required(0, max_int)."""
+    """docs/wire_format.md 3.1: delta = max - min; max_int = ceil(delta / res); bits = bits_required(0, max_int)."""
 
     def __init__(self, lo, hi, res):
         self.lo, self.hi = f32(lo), f32(hi)
