@@ -56,12 +56,25 @@ inline bool all_finite(const std::array<float, 4>& c) noexcept {
     return true;
 }
 
-// A quantized value (v in [q.min, q.max], clamped) through the stream.
+// The code of a unit component (quantization::centered_bits): the quantization's, except
+// that 0 (and -0) is always the middle code max_int / 2, which reads as exactly 0. Above
+// 24 bits float32 rounds 0.5 * max_int + 0.5 up to the next code, which at 25 bits reads
+// as 2^-23 bound instead.
+inline std::uint32_t unit_code(const quantization& q, float v) noexcept {
+    return v == 0.f ? q.max_int / 2 : q.encode(v);
+}
+
+// One code of a unit component (quantization::centered_bits) through the stream. Code
+// 2^bits - 1, above max_int, fails a read with out_of_range. Any failure is reported at
+// `at`, the first bit of the whole value (quaternion or vector).
 template <stream S>
-bool serialize_unit_component(S& s, float& v, const quantization& q) noexcept {
-    std::uint64_t code = S::is_reading ? 0 : q.encode(v);
-    if (!s.process_bits(code, q.bits)) return false;
-    if constexpr (S::is_reading) v = q.decode(static_cast<std::uint32_t>(code));
+bool serialize_unit_code(S& s, std::uint32_t& code, const quantization& q, std::size_t at) noexcept {
+    std::uint64_t bits = code;
+    if (!s.process_bits(bits, q.bits)) return failed_from(s, at);
+    if constexpr (S::is_reading) {
+        if (bits > q.max_int) [[unlikely]] return s.fail(errc::out_of_range, at);
+        code = static_cast<std::uint32_t>(bits);
+    }
     return true;
 }
 
@@ -82,17 +95,18 @@ inline void rebuild_largest(std::array<float, 4>& c, std::size_t largest, float 
 // fixed-point check below must compute exactly what the reader computes.
 inline float add_square(float sum, float v) noexcept { return fp_barrier(sum + fp_barrier(v * v)); }
 
-// Moves a code towards the middle of [0, max_int] (its value towards 0), to the nearest
-// code that reads as another float (above 23 bits many codes read as one float), then to
-// the code that float encodes to when that is nearer still. False for the two middle
-// codes (max_int = 2^bits - 1 is odd: no code reads as 0).
+// Moves a code's value towards 0: to the nearest code towards the middle code max_int / 2
+// (which reads as 0) that reads as another float (above 23 bits many codes read as one
+// float), then to the code that float is written as, when that code reads as it too (a
+// code that comes back). Each move makes |value| smaller. False when the code reads as 0
+// (the middle code, or above 24 bits a neighbour of it).
 inline bool step_towards_zero(std::uint32_t& code, const quantization& q) noexcept {
-    const std::uint32_t upper = q.max_int / 2 + 1, lower = upper - 1;
-    const bool high = code >= upper;
-    const std::uint32_t from_middle = high ? code - upper : lower - code;
-    if (from_middle == 0) return false;
     const float v = q.decode(code);
-    std::uint32_t next = high ? upper : lower;
+    if (v == 0.f) return false;
+    const std::uint32_t middle = q.max_int / 2;
+    const bool high = code > middle;
+    const std::uint32_t from_middle = high ? code - middle : middle - code;
+    std::uint32_t next = middle;
     for (std::uint32_t step = 1; step < from_middle; step *= 2) {
         const std::uint32_t c = high ? code - step : code + step;
         if (q.decode(c) != v) {
@@ -100,14 +114,10 @@ inline bool step_towards_zero(std::uint32_t& code, const quantization& q) noexce
             break;
         }
     }
-    const std::uint32_t back = q.encode(q.decode(next));
-    if (high ? back >= upper && back < next : back <= lower && back > next) next = back;
-    code = next;
+    const float to = q.decode(next);
+    const std::uint32_t back = unit_code(q, to);
+    code = q.decode(back) == to ? back : next;
     return true;
-}
-
-inline bool is_middle_code(std::uint32_t code, const quantization& q) noexcept {
-    return code == q.max_int / 2 || code == q.max_int / 2 + 1;
 }
 
 // The writer's choices below must be the same on every host, so their sums of squares
@@ -174,7 +184,7 @@ inline smallest_three_fields smallest_three_encode(std::array<float, 4> c, std::
     smallest_three_fields f;
     f.largest = largest;
     for (std::size_t i = 0, k = 0; i < 4; ++i)
-        if (i != largest) f.codes[k++] = q.encode(c[i]);
+        if (i != largest) f.codes[k++] = unit_code(q, c[i]);
     return f;
 }
 
@@ -240,7 +250,7 @@ inline smallest_three_fields smallest_three_search(const std::array<float, 4>& c
                 float biggest = -1.f;
                 for (std::size_t i = 0, k = 0; i < 4; ++i) {
                     if (i == j) continue;
-                    if (fp::abs(d[i]) > biggest && !is_middle_code(f.codes[k], q)) {
+                    if (fp::abs(d[i]) > biggest && d[i] != 0.f) {
                         biggest = fp::abs(d[i]);
                         which = k;
                     }
@@ -252,11 +262,10 @@ inline smallest_three_fields smallest_three_search(const std::array<float, 4>& c
     }
     if (closest.found()) return closest.best;
     // Not reached for any input in the tests. The largest component rebuilt from three
-    // codes of 0 is a fixed point from 2 bits up (tested), so the promise holds anyway.
-    // At 1 bit no fields are a fixed point: the plain ones are sent.
+    // codes of 0 is a fixed point at every bit count (tested), so the promise holds anyway.
     smallest_three_fields f;
     f.largest = index_of_largest(u);
-    f.codes = {q.encode(0.f), q.encode(0.f), q.encode(0.f)};
+    f.codes = {q.max_int / 2, q.max_int / 2, q.max_int / 2};
     return smallest_three_stable(f, q) ? f : plain;
 }
 
@@ -290,7 +299,7 @@ inline std::array<float, 4> unit_quaternion_decode(const unit_quaternion_fields&
 
 inline unit_quaternion_fields unit_quaternion_plain(const std::array<float, 4>& c, const quantization& q) noexcept {
     unit_quaternion_fields f;
-    for (std::size_t i = 0; i < 3; ++i) f.codes[i] = q.encode(c[i]);
+    for (std::size_t i = 0; i < 3; ++i) f.codes[i] = unit_code(q, c[i]);
     f.negative_w = fp::sign_bit(c[3]); // -0 too: a rebuilt w of 0 keeps its sign on a re-write
     return f;
 }
@@ -330,7 +339,7 @@ inline unit_quaternion_fields unit_quaternion_search(const std::array<float, 4>&
         std::size_t which = 3; // the largest value whose code does not come back
         float biggest = -1.f;
         for (std::size_t k = 0; k < 3; ++k) {
-            if (p.codes[k] != f.codes[k] && fp::abs(d[k]) > biggest && !is_middle_code(f.codes[k], q)) {
+            if (p.codes[k] != f.codes[k] && fp::abs(d[k]) > biggest && d[k] != 0.f) {
                 biggest = fp::abs(d[k]);
                 which = k;
             }
@@ -340,7 +349,7 @@ inline unit_quaternion_fields unit_quaternion_search(const std::array<float, 4>&
     if (closest.found()) return closest.best;
     // Not reached for any input in the tests; x, y, z at the code of 0 are a fixed point (tested).
     unit_quaternion_fields m;
-    m.codes = {q.encode(0.f), q.encode(0.f), q.encode(0.f)};
+    m.codes = {q.max_int / 2, q.max_int / 2, q.max_int / 2};
     m.negative_w = fp::sign_bit(u[3]);
     return unit_quaternion_stable(m, q) ? m : plain;
 }
@@ -353,23 +362,26 @@ inline unit_quaternion_fields unit_quaternion_write(const std::array<float, 4>& 
 
 } // namespace detail
 
-/// smallest_three(bits): 2 bits for the index of the largest |component|, then the
-/// other three (in x, y, z, w order) quantized to [-1/sqrt(2), +1/sqrt(2)] in `bits`
-/// each (max_int = 2^bits - 1), the sign of the whole chosen so the largest is
-/// positive. The reader rebuilds it as sqrt(1 - the others' squares). 2 + 3 * bits bits.
-/// Near a tie the writer may rebuild another component, or send a code a step nearer 0,
-/// so that what it sends is a fixed point: a decoded rotation re-encodes to the same bits
-/// (from 2 bits). A non-finite component fails the write with invalid_value; every code
-/// reads (as a unit quaternion). docs/game_encodings.md gives the rule and the error.
+/// smallest_three(bits), bits in [2, 32]: 2 bits for the index of the largest
+/// |component|, then the other three (in x, y, z, w order) quantized to
+/// [-1/sqrt(2), +1/sqrt(2)] in `bits` each (quantization::centered_bits: max_int =
+/// 2^bits - 2, so 0 reads back exactly and the identity is exact), the sign of the whole
+/// chosen so the largest is positive. The reader rebuilds it as sqrt(1 - the others'
+/// squares). 2 + 3 * bits bits. Near a tie the writer may rebuild another component, or
+/// send a code a step nearer 0, so that what it sends is a fixed point: a decoded rotation
+/// re-encodes to the same bits. A non-finite component fails the write with invalid_value;
+/// code 2^bits - 1 fails the read with out_of_range; every other packet reads as a unit
+/// quaternion. docs/game_encodings.md gives the rule and the error.
 struct smallest_three {
     int bits;
 
     constexpr explicit smallest_three(int bits_per_component) noexcept : bits(bits_per_component) {}
 
     static constexpr float bound = 0.70710678f;
-    constexpr quantization params() const noexcept { return quantization::with_bits(-bound, bound, bits); }
+    constexpr quantization params() const noexcept { return quantization::centered_bits(bound, bits); }
     constexpr std::size_t max_bits() const noexcept { return 2 + 3 * static_cast<std::size_t>(bits); }
-    static constexpr std::string_view schema_tag() noexcept { return "smallest_three"; }
+    // The wire of max_int = 2^bits - 2 (an earlier one used 2^bits - 1): another schema hash.
+    static constexpr std::string_view schema_tag() noexcept { return "smallest_three max_int=2^b-2"; }
 
     template <stream S, detail::quaternion_like Q>
     bool serialize(S& s, Q& quat) const noexcept {
@@ -384,11 +396,8 @@ struct smallest_three {
         }
         std::uint64_t largest = f.largest;
         if (!s.process_bits(largest, 2)) return false;
-        for (std::uint32_t& code : f.codes) {
-            std::uint64_t bits_of_code = code;
-            if (!s.process_bits(bits_of_code, q.bits)) return detail::failed_from(s, at);
-            code = static_cast<std::uint32_t>(bits_of_code);
-        }
+        for (std::uint32_t& code : f.codes)
+            if (!detail::serialize_unit_code(s, code, q, at)) return false;
         if constexpr (S::is_reading) {
             f.largest = static_cast<std::uint32_t>(largest);
             detail::from_xyzw(quat, detail::smallest_three_decode(f, q));
@@ -397,20 +406,21 @@ struct smallest_three {
     }
 };
 
-/// unit_quaternion(bits), the book's form: x, y, z quantized to [-1, 1] in `bits`
-/// each (max_int = 2^bits - 1), then 1 bit: w is negative. The reader rebuilds
-/// |w| = sqrt(1 - x^2 - y^2 - z^2) (0, with x, y, z rescaled, when that is negative).
-/// Where that rescaling would move a code, the writer sends a fixed point instead, so a
-/// decoded rotation re-encodes to the same bits. 3 * bits + 1 bits. A non-finite
-/// component fails the write with invalid_value.
+/// unit_quaternion(bits), the book's form, bits in [2, 32]: x, y, z quantized to [-1, 1]
+/// in `bits` each (quantization::centered_bits: max_int = 2^bits - 2, the identity is
+/// exact), then 1 bit: w is negative. The reader rebuilds |w| = sqrt(1 - x^2 - y^2 - z^2)
+/// (0, with x, y, z rescaled, when that is negative). Where that rescaling would move a
+/// code, the writer sends a fixed point instead, so a decoded rotation re-encodes to the
+/// same bits. 3 * bits + 1 bits. A non-finite component fails the write with
+/// invalid_value; code 2^bits - 1 fails the read with out_of_range.
 struct unit_quaternion {
     int bits;
 
     constexpr explicit unit_quaternion(int bits_per_component) noexcept : bits(bits_per_component) {}
 
-    constexpr quantization params() const noexcept { return quantization::with_bits(-1.f, 1.f, bits); }
+    constexpr quantization params() const noexcept { return quantization::centered_bits(1.f, bits); }
     constexpr std::size_t max_bits() const noexcept { return 3 * static_cast<std::size_t>(bits) + 1; }
-    static constexpr std::string_view schema_tag() noexcept { return "unit_quaternion"; }
+    static constexpr std::string_view schema_tag() noexcept { return "unit_quaternion max_int=2^b-2"; }
 
     template <stream S, detail::quaternion_like Q>
     bool serialize(S& s, Q& quat) const noexcept {
@@ -423,11 +433,8 @@ struct unit_quaternion {
             if (!detail::all_finite(c)) [[unlikely]] return s.fail(errc::invalid_value, at);
             f = detail::unit_quaternion_write(c, q);
         }
-        for (std::uint32_t& code : f.codes) {
-            std::uint64_t bits_of_code = code;
-            if (!s.process_bits(bits_of_code, q.bits)) return detail::failed_from(s, at);
-            code = static_cast<std::uint32_t>(bits_of_code);
-        }
+        for (std::uint32_t& code : f.codes)
+            if (!detail::serialize_unit_code(s, code, q, at)) return false;
         if (!serialize_bool(s, f.negative_w)) return detail::failed_from(s, at);
         if constexpr (S::is_reading) detail::from_xyzw(quat, detail::unit_quaternion_decode(f, q));
         return true;
