@@ -74,13 +74,13 @@ struct unit_vector {
                 v = fv;
             }
         }
-        std::uint32_t u_code = S::is_reading ? 0 : detail::unit_code(q, u);
-        std::uint32_t v_code = S::is_reading ? 0 : detail::unit_code(q, v);
-        if (!detail::serialize_unit_code(s, u_code, q, at) || !detail::serialize_unit_code(s, v_code, q, at))
-            return false;
+        std::array<std::uint64_t, 2> codes{};
+        if constexpr (!S::is_reading) codes = {detail::unit_code(q, u), detail::unit_code(q, v)};
+        if (!detail::serialize_fields(s, codes, {q.bits, q.bits}, at)) return false;
         if constexpr (S::is_reading) {
-            u = q.decode(u_code);
-            v = q.decode(v_code);
+            if (!detail::codes_in_range(s, q, at, codes[0], codes[1])) return false;
+            u = q.decode(static_cast<std::uint32_t>(codes[0]));
+            v = q.decode(static_cast<std::uint32_t>(codes[1]));
             float z = 1.f - detail::fp::abs(u) - detail::fp::abs(v);
             if (z < 0.f) {
                 const float fu = (1.f - detail::fp::abs(v)) * detail::sign_not_zero(u);

@@ -7,8 +7,11 @@
 
 #include "game/game_types.hpp"
 
+#include <bit>
 #include <cstdio>
+#include <cstring>
 #include <limits>
+#include <string>
 
 using netser::errc;
 using namespace game_test;
@@ -596,6 +599,182 @@ TEST_CASE("a truncated unit_quaternion fails with overflow at the quaternion's f
         BookPose out;
         INFO("packet cut to " << n << " bytes");
         CHECK(failure_of(read_bytes(std::span(full).first(n), out)) == fail(errc::overflow, 8, "BookPose.q"));
+    }
+}
+
+// --- the writers' fast paths (quaternion.hpp, detail) ----------------------------------
+//
+// The writers decide in a few operations what their slow paths decided before (decode
+// the fields and encode them again). These tests hold each shortcut to the slow answer.
+
+namespace quaternion_test {
+
+// Floats to try as one component: signed zeros, subnormals, the bounds and their
+// neighbours, values above them, huge ones, random ones in [-1.5, 1.5] and random bit
+// patterns (finite).
+std::vector<float> component_values(std::mt19937_64& rng, float bound) {
+    const float tiny = std::numeric_limits<float>::denorm_min(), big = std::numeric_limits<float>::max();
+    std::vector<float> v = {0.f, tiny, 1e-30f, 1e-8f, 0.5f, bound, std::nextafter(bound, 0.f),
+                            std::nextafter(bound, 2.f), 1.f, 2.f, 3e9f, big};
+    std::uniform_real_distribution<float> unit(-1.5f, 1.5f);
+    for (int i = 0; i < 4000; ++i) v.push_back(unit(rng));
+    for (int i = 0; i < 1000; ++i) {
+        const float f = std::bit_cast<float>(static_cast<std::uint32_t>(rng()));
+        if (std::isfinite(f)) v.push_back(f);
+    }
+    const std::size_t n = v.size();
+    for (std::size_t i = 0; i < n; ++i) v.push_back(-v[i]);
+    return v;
+}
+
+} // namespace quaternion_test
+
+TEST_CASE("a unit component's code is the quantization's, with 0 at the middle code, at every bit count",
+          "[game][quaternion]") {
+    std::mt19937_64 rng(23);
+    for (const float bound : {0.70710678f, 1.f}) {
+        const std::vector<float> values = component_values(rng, bound);
+        for (int bits = 2; bits <= 32; ++bits) {
+            const netser::quantization q = netser::quantization::centered_bits(bound, bits);
+            REQUIRE(q.valid);
+            int differ = 0;
+            float first = 0;
+            for (const float v : values) {
+                const std::uint32_t expected = v == 0.f ? q.max_int / 2 : q.encode(v);
+                if (netser::detail::unit_code(q, v) != expected && differ++ == 0) first = v;
+            }
+            INFO("bound " << bound << ", " << bits << " bits: " << differ << " of " << values.size()
+                          << " values differ, first " << first);
+            CHECK(differ == 0);
+            // The core's quantization gives the middle code itself up to 24 bits.
+            if (bits <= 24) CHECK(q.encode(0.f) == q.max_int / 2);
+        }
+    }
+}
+
+// The writers' tests of a fixed point lean on this up to codes_come_back_up_to (22) bits.
+TEST_CASE("every code of a unit component up to 22 bits reads as a value written as that same code",
+          "[game][quaternion]") {
+    STATIC_REQUIRE(netser::detail::codes_come_back_up_to == 22);
+    for (const float bound : {0.70710678f, 1.f}) {
+        for (int bits = 2; bits <= netser::detail::codes_come_back_up_to; ++bits) {
+            const netser::quantization q = netser::quantization::centered_bits(bound, bits);
+            std::uint32_t differ = 0, first = 0;
+            for (std::uint32_t code = 0; code <= q.max_int; ++code)
+                if (netser::detail::unit_code(q, q.decode(code)) != code && differ++ == 0) first = code;
+            INFO("bound " << bound << ", " << bits << " bits: " << differ << " codes do not come back, first " << first);
+            CHECK(differ == 0);
+        }
+    }
+}
+
+TEST_CASE("the writer's index of the largest component is the first largest |component|", "[game][quaternion]") {
+    std::mt19937_64 rng(29);
+    std::uniform_int_distribution<int> small(-2, 2);
+    const auto naive = [](const std::array<float, 4>& c) {
+        std::uint32_t largest = 0;
+        for (std::uint32_t i = 1; i < 4; ++i)
+            if (std::fabs(c[i]) > std::fabs(c[largest])) largest = i;
+        return largest;
+    };
+    for (int i = 0; i < 20000; ++i) {
+        std::array<float, 4> c{};
+        if (i % 2 == 0) {
+            for (float& v : c) v = static_cast<float>(small(rng)) * 0.25f; // ties and signed zeros
+            if (i % 4 == 0) c[rng() % 4] = -0.f;
+        } else {
+            const Quat q = random_quat(rng);
+            c = {q.x, q.y, q.z, q.w};
+        }
+        INFO("(" << c[0] << ", " << c[1] << ", " << c[2] << ", " << c[3] << ")");
+        const std::uint32_t largest = netser::detail::index_of_largest(c);
+        REQUIRE(largest == naive(c));
+        const std::array<float, 4> v = netser::detail::sent_then_rebuilt(c, largest);
+        std::array<float, 4> expected{};
+        for (std::uint32_t j = 0, k = 0; j < 4; ++j)
+            if (j != largest) expected[k++] = c[j];
+        expected[3] = c[largest];
+        CHECK(std::memcmp(v.data(), expected.data(), sizeof v) == 0);
+    }
+}
+
+// The fast test passes only for fields that are a fixed point (decoded and encoded again),
+// at every bit count up to 22, for random rotations, near ties and inputs that are not of
+// unit length; and from 9 bits on it passes for all but about 1% of random rotations.
+TEST_CASE("smallest_three's fast test passes only for fields that are a fixed point", "[game][quaternion][random]") {
+    std::mt19937_64 rng(31);
+    std::uniform_real_distribution<float> scale(0.5f, 1.5f), nudge(-1.f, 1.f);
+    for (int bits = 2; bits <= netser::detail::codes_come_back_up_to; ++bits) {
+        const netser::quantization q = netser::smallest_three{bits}.params();
+        const float step = 2 * q.max / static_cast<float>(q.max_int);
+        int random = 0, passed = 0, wrong = 0, exact_differs = 0;
+        std::string first;
+        for (int i = 0; i < 20000; ++i) {
+            const Quat r = random_quat(rng);
+            std::array<float, 4> c{r.x, r.y, r.z, r.w};
+            const int kind = i % 4; // 0, 1: random rotations; 2: near a tie; 3: not of unit length
+            if (kind == 2) {
+                const std::size_t a = rng() % 4, b = (a + 1 + rng() % 3) % 4;
+                c[b] = std::copysign(std::fabs(c[a]) + nudge(rng) * step, c[b]);
+            } else if (kind == 3) {
+                const float k = scale(rng);
+                for (float& v : c) v *= k;
+            }
+            const std::uint32_t largest = netser::detail::index_of_largest(c);
+            const netser::detail::smallest_three_fields plain = netser::detail::smallest_three_encode(c, largest, q);
+            const bool stable = netser::detail::smallest_three_stable(plain, q);
+            const bool fast = netser::detail::smallest_three_surely_stable(c, largest, q);
+            if (kind < 2) {
+                ++random;
+                passed += fast ? 1 : 0;
+            }
+            if (fast && !stable && wrong++ == 0)
+                first = "(" + std::to_string(c[0]) + ", " + std::to_string(c[1]) + ", " + std::to_string(c[2]) +
+                        ", " + std::to_string(c[3]) + ")";
+            exact_differs += netser::detail::smallest_three_stable_by_rebuilt(plain, q) != stable ? 1 : 0;
+        }
+        INFO(bits << " bits: the fast test passed for " << passed << " of " << random << " random rotations; "
+                  << wrong << " times for no fixed point, first " << first << "; the exact test differed "
+                  << exact_differs << " times");
+        CHECK(wrong == 0);
+        CHECK(exact_differs == 0);
+        if (bits >= 9) CHECK(passed >= random * 98 / 100);
+    }
+}
+
+// Up to 22 bits the writer first tests the reader's sum of squares: at most 1, the fields
+// are a fixed point (above 1 they may be too, which the slow path decides), for random
+// rotations and those with w near 0.
+TEST_CASE("unit_quaternion's fast test passes only for fields that are a fixed point", "[game][quaternion][random]") {
+    std::mt19937_64 rng(37);
+    std::uniform_real_distribution<double> small_w(-0.01, 0.01);
+    for (int bits = 2; bits <= netser::detail::codes_come_back_up_to; ++bits) {
+        const netser::quantization q = netser::unit_quaternion{bits}.params();
+        int random = 0, passed = 0, wrong = 0, unstable = 0;
+        for (int i = 0; i < 20000; ++i) {
+            const Quat r = random_quat(rng);
+            std::array<float, 4> c{r.x, r.y, r.z, r.w};
+            if (i % 2 == 1) { // w near 0, the rest scaled to unit length
+                if (std::fabs(r.w) > 0.999f) continue;
+                const double w = small_w(rng), k = std::sqrt((1 - w * w) / (1 - double{r.w} * r.w));
+                c = {static_cast<float>(r.x * k), static_cast<float>(r.y * k), static_cast<float>(r.z * k),
+                     static_cast<float>(w)};
+            }
+            const netser::detail::unit_quaternion_fields plain = netser::detail::unit_quaternion_plain(c, q);
+            const bool stable = netser::detail::unit_quaternion_stable(plain, q);
+            const bool fast = netser::detail::unit_quaternion_stable_by_sum(plain, q);
+            unstable += stable ? 0 : 1;
+            wrong += fast && !stable ? 1 : 0;
+            if (i % 2 == 0) {
+                ++random;
+                passed += fast ? 1 : 0;
+            }
+        }
+        INFO(bits << " bits: " << unstable << " plain fields are no fixed point; the fast test passed for " << passed
+                  << " of " << random << " random rotations, " << wrong << " times for no fixed point");
+        CHECK(wrong == 0);
+        if (bits >= 3) CHECK(unstable > 0); // the case arises (at 2 bits every code is 0 or +-1)
+        if (bits >= 9) CHECK(passed >= random * 97 / 100);
     }
 }
 
