@@ -20,12 +20,23 @@ BENCH_ARGS ?=
 # Debian packages. DEPS: build, test and demo. The rest: per CI job, installed
 # by the target that needs them (deps-ci installs them all).
 DEPS          := cmake make g++ libboost1.81-dev catch2 libbenchmark-dev
+# make test only: tshark runs the generated Wireshark dissector (tests/schema). Its
+# debconf question (non-root capture) is answered by DEBIAN_FRONTEND=noninteractive.
+TEST_DEPS     := tshark python3
 ASAN_DEPS     := clang libclang-rt-14-dev
 FUZZ_DEPS     := clang libclang-rt-14-dev
 VALGRIND_DEPS := valgrind
 S390X_DEPS    := qemu-user g++-s390x-linux-gnu
 I686_DEPS     := qemu-user g++-i686-linux-gnu
 CI_DEPS       := $(sort $(ASAN_DEPS) $(FUZZ_DEPS) $(VALGRIND_DEPS) $(S390X_DEPS) $(I686_DEPS))
+# The libraries tests/benchmarks/peers compares netser with, installed by `make bench`.
+BENCH_DEPS    := protobuf-compiler libprotobuf-dev flatbuffers-compiler libflatbuffers-dev \
+                 capnproto libcapnp-dev libcereal-dev
+# Downloaded by apt-get and unpacked into $(PEERS_DEPS_DIR), not installed: Debian 12's
+# libmsgpack-cxx-dev (MessagePack for C++, headers only) depends on libboost-dev (Boost
+# 1.74), which conflicts with libboost1.81-dev. The benchmark uses it with MSGPACK_NO_BOOST.
+BENCH_UNPACKED := libmsgpack-cxx-dev
+PEERS_DEPS_DIR  = $(BUILD_DIR)/peers-deps
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -40,6 +51,21 @@ if [ -n "$$missing" ]; then \
   $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update; \
   $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 fi
+endef
+
+# $(call unpack_missing,<packages>,<dir>): for each package not installed, download it
+# with apt-get (updating the lists when it is not found) and unpack it into <dir>, once.
+define unpack_missing
+for p in $(1); do \
+  dpkg -s "$$p" 2>/dev/null | grep -q '^Status: install ok installed' && continue; \
+  [ -f "$(2)/$$p.unpacked" ] && continue; \
+  mkdir -p "$(2)/debs"; \
+  echo "Unpacking $$p into $(2)"; \
+  (cd "$(2)/debs" && apt-get download "$$p") || \
+    { $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update && (cd "$(2)/debs" && apt-get download "$$p"); }; \
+  dpkg-deb -x "$$(ls -t "$(2)/debs/$${p}_"*.deb | head -n 1)" "$(2)"; \
+  touch "$(2)/$$p.unpacked"; \
+done
 endef
 
 # The release tree: g++ -O2, shared by `demo`, `test` and `bench`.
@@ -58,14 +84,14 @@ CTEST_ARGS := --output-on-failure -j$(JOBS)
 # --- hardening: fuzzing, other hosts, valgrind (SECURITY.md says what each proves) ---
 
 # The unit-test executables (tests/<dir>/*_test.cpp), for the cross and valgrind builds.
-UNIT_SUITES = $(foreach d,core reflect packet game hostile,$(if $(wildcard tests/$(d)/*_test.cpp),netser_$(d)_tests))
+UNIT_SUITES = $(foreach d,core reflect packet game delta hostile,$(if $(wildcard tests/$(d)/*_test.cpp),netser_$(d)_tests))
 UNIT_SUITES_REGEX = ^($(subst $(eval) ,|,$(strip $(UNIT_SUITES))))$$
 
 # Seconds each libFuzzer target runs in `make fuzz` (fuzz-smoke: 60 unless given).
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS = $(if $(filter command line environment,$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),60)
 FUZZ_DIR     ?= build-fuzz
-FUZZ_TARGETS := read_fuzz packet_fuzz packet_crc_fuzz roundtrip_fuzz
+FUZZ_TARGETS := read_fuzz packet_fuzz packet_crc_fuzz roundtrip_fuzz delta_fuzz
 FUZZ_CONFIG  := -DCMAKE_BUILD_TYPE=Debug \
                 -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
                 "-DCMAKE_CXX_FLAGS_DEBUG=-O2 -g -fno-omit-frame-pointer" \
@@ -93,14 +119,15 @@ VALGRIND        ?= valgrind --error-exitcode=1 --leak-check=full --show-leak-kin
 VALGRIND_CONFIG := -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=$(GCC_CXX) "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" \
                    -DNETSER_BUILD_FUZZ=ON -DNETSER_BUILD_SAMPLES=OFF -DNETSER_BUILD_BENCHMARKS=OFF
 
-.PHONY: help deps deps-ci configure demo test asan bench clean fuzz fuzz-smoke fuzz-build s390x i686 valgrind
+.PHONY: help deps deps-ci configure demo test asan bench bench-deps bench-peers clean fuzz fuzz-smoke fuzz-build s390x i686 valgrind
 
 help:
 	@echo "make deps     install the Debian packages needed to build and test"
 	@echo "make demo     build and run samples/$(DEMO) (DEMO=<sample> DEMO_ARGS=...)"
 	@echo "make test     g++ release build of everything, then all tests (ctest)"
 	@echo "make asan     clang++ ASan+UBSan build in $(ASAN_DIR), then all tests"
-	@echo "make bench    build and run the benchmarks (BENCH_ARGS=...)"
+	@echo "make bench    install the peer libraries, build and run the benchmarks (BENCH_ARGS=...)"
+	@echo "make bench-peers  only netser beside protobuf, FlatBuffers, Cap'n Proto, cereal, MessagePack"
 	@echo "make fuzz     clang libFuzzer targets, FUZZ_SECONDS=$(FUZZ_SECONDS) s each (corpus kept in $(FUZZ_DIR))"
 	@echo "make fuzz-smoke  the same, 60 s each unless FUZZ_SECONDS is given (CI)"
 	@echo "make s390x    cross-build the unit tests for s390x (big-endian), run them under qemu"
@@ -122,18 +149,25 @@ demo: configure
 	$(BUILD_DIR)/samples/$(DEMO)/$(DEMO) $(DEMO_ARGS)
 
 test: configure
+	@$(call install_missing,$(TEST_DEPS))
 	$(CMAKE) --build $(BUILD_DIR) -j$(JOBS)
 	$(CTEST) --test-dir $(BUILD_DIR) $(CTEST_ARGS)
 
 asan: deps
-	@$(call install_missing,$(ASAN_DEPS))
+	@$(call install_missing,$(ASAN_DEPS) $(TEST_DEPS))
 	$(CMAKE) -S . -B $(ASAN_DIR) $(ASAN_CONFIG)
 	$(CMAKE) --build $(ASAN_DIR) -j$(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(CTEST) --test-dir $(ASAN_DIR) $(CTEST_ARGS)
 
-bench: configure
+# The peer libraries first, so that configuring finds them (tests/benchmarks/peers).
+bench-deps: deps
+	@$(call install_missing,$(BENCH_DEPS))
+	@$(call unpack_missing,$(BENCH_UNPACKED),$(PEERS_DEPS_DIR))
+
+bench: bench-deps
+	$(CMAKE) -S . -B $(BUILD_DIR) $(RELEASE_CONFIG)
 	$(CMAKE) --build $(BUILD_DIR) --target netser_benchmarks -j$(JOBS)
 	@found=0; \
 	for b in $(BUILD_DIR)/tests/benchmarks/*_bench; do \
@@ -141,6 +175,12 @@ bench: configure
 	  echo "== $$b"; "$$b" $(BENCH_ARGS); \
 	done; \
 	[ "$$found" = 1 ] || echo "no benchmarks (tests/benchmarks/*_bench.cpp)"
+
+# The table of docs/peers.md: medians of 5 runs (peers_bench's default).
+bench-peers: bench-deps
+	$(CMAKE) -S . -B $(BUILD_DIR) $(RELEASE_CONFIG)
+	$(CMAKE) --build $(BUILD_DIR) --target peers_bench -j$(JOBS)
+	$(BUILD_DIR)/tests/benchmarks/peers_bench $(BENCH_ARGS)
 
 # libFuzzer targets (tests/fuzz) with ASan + UBSan, and their seed corpora.
 fuzz-build: deps
@@ -190,7 +230,7 @@ valgrind: deps
 	}; \
 	for t in $(UNIT_SUITES); do run $(CURDIR)/$(VALGRIND_DIR)/tests/$$t; done; \
 	for t in $(FUZZ_TARGETS); do \
-	  case $$t in packet*) seeds=packet ;; *) seeds=raw ;; esac; \
+	  case $$t in packet*) seeds=packet ;; delta*) seeds=delta ;; *) seeds=raw ;; esac; \
 	  corpus=$(CURDIR)/$(FUZZ_DIR)/corpus/$$t; [ -d "$$corpus" ] || corpus=; \
 	  run $(CURDIR)/$(VALGRIND_DIR)/tests/fuzz/$$t $(CURDIR)/$(VALGRIND_DIR)/seeds/$$seeds $$corpus; \
 	done; \

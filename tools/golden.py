@@ -71,7 +71,7 @@ def f64_bits(x):
 
 
 class Quantization:
-    """DESIGN.md: delta = max - min; max_int = ceil(delta / res); bits = bits_required(0, max_int)."""
+    """docs/wire_format.md 3.1: delta = max - min; max_int = ceil(delta / res); bits = bits_required(0, max_int)."""
 
     def __init__(self, lo, hi, res):
         self.lo, self.hi = f32(lo), f32(hi)
@@ -133,11 +133,17 @@ def w_bytes(w, data):
         w.put(b, 8)
 
 
-def w_string(w, s, max_length):
-    data = s.encode()
+def w_raw_string(w, data, max_length):
+    """The string wire for any bytes (serialize_raw_string, the raw_bytes attribute)."""
     assert len(data) <= max_length
     w.put(len(data), bits_required(0, max_length))
     w_bytes(w, data)
+
+
+def w_string(w, s, max_length):
+    """A checked string: Python's UTF-8 encoder refuses lone surrogates; NUL is refused here."""
+    assert "\0" not in s
+    w_raw_string(w, s.encode("utf-8"), max_length)
 
 
 def w_check(w, magic):
@@ -164,6 +170,125 @@ def w_relative_index(w, previous, current, max_index):
         w.put(0, 1)
     w_int(w, d, 126, max_index + 1)
     return current
+
+
+# --- delta: differences of codes and changed elements ----------------------------
+
+DEFAULT_LADDER = [1, 16, 256, 4096]
+
+
+def ladder_rungs(limits, max_code):
+    """The rungs [lo, hi] of a ladder for codes of [0, max_code]: cut at max_code, then
+    only as many as are each cheaper than the fallback (that many flags + the code)."""
+    code_bits = bits_required(0, max_code)
+    rungs, lo = [], 1
+    for limit in limits:
+        if lo > max_code:
+            break
+        hi = min(limit, max_code)
+        rungs.append((lo, hi))
+        if hi == max_code:
+            break
+        lo = hi + 1
+    for k in range(len(rungs), -1, -1):
+        if all(j + 2 + bits_required(lo, hi) < k + code_bits for j, (lo, hi) in enumerate(rungs[:k])):
+            return rungs[:k]
+    return []
+
+
+def w_difference(w, code, base, max_code, limits=DEFAULT_LADDER):
+    """A code that differs from base: nothing for two codes, else a flag per rung (set in
+    the rung of |code - base|), the sign (set when below) and the magnitude's offset in
+    the rung; past every rung, the code."""
+    assert code != base and 0 <= code <= max_code and 0 <= base <= max_code
+    if max_code == 1:
+        return
+    m = abs(code - base)
+    for lo, hi in ladder_rungs(limits, max_code):
+        if lo <= m <= hi:
+            w.put(1, 1)
+            w.put(1 if code < base else 0, 1)
+            w_int(w, m, lo, hi)
+            return
+        w.put(0, 1)
+    w_int(w, code, 0, max_code)
+
+
+def w_changed_elements(w, changed, body):
+    """The elements of a container against the baseline's: bit 0 and a changed bit per
+    element, or bit 1 and the relative indices of the changed ones ending with n, whichever
+    is shorter (a tie: the bits); body(i) writes element i's delta body after its bit or index."""
+    n = len(changed)
+    listed = Writer()
+    previous = -1
+    for i, c in enumerate(changed):
+        if c:
+            previous = w_relative_index(listed, previous, i, n)
+    w_relative_index(listed, previous, n, n)
+    if len(listed.bits) < n:
+        w.put(1, 1)
+        previous = -1
+        for i, c in enumerate(changed):
+            if c:
+                previous = w_relative_index(w, previous, i, n)
+                body(i)
+        w_relative_index(w, previous, n, n)
+    else:
+        w.put(0, 1)
+        for i, c in enumerate(changed):
+            w.put(1 if c else 0, 1)
+            if c:
+                body(i)
+
+
+def delta_array_example(w):
+    # A struct whose one member is a std::array<std::uint16_t, 8> (range 0..1000) with
+    # elements 1 and 6 changed, against 10, 20, ..., 80: the struct's changed bit, the
+    # member's, then the element list.
+    base = [10, 20, 30, 40, 50, 60, 70, 80]
+    new = [10, 21, 30, 40, 50, 60, 300, 80]
+    w.put(1, 1)
+    w.put(1, 1)
+    w_changed_elements(w, [a != b for a, b in zip(new, base)],
+                       lambda i: w_difference(w, new[i], base[i], 1000))
+
+
+def delta_sparse_example(w):
+    # The same with 40 elements (all 100) of which 3 and 30 changed to 99 and 1000: the
+    # indices are shorter than 40 changed bits.
+    base = [100] * 40
+    new = list(base)
+    new[3], new[30] = 99, 1000
+    w.put(1, 1)
+    w.put(1, 1)
+    w_changed_elements(w, [a != b for a, b in zip(new, base)],
+                       lambda i: w_difference(w, new[i], base[i], 1000))
+
+
+def delta_smallest_three_example(w):
+    # A struct whose one member is a smallest_three(9) rotation with the ladder 2, 4, 8, 32,
+    # largest component w (3) in both, codes 201, 300, 380 against 200, 300, 400: the
+    # struct's changed bit, the member's, same largest, then per code a changed bit and
+    # its difference (codes [0, 2^9 - 2], the rest-state range; [0, 511] gives the same rungs).
+    base, new = [200, 300, 400], [201, 300, 380]
+    w.put(1, 1)
+    w.put(1, 1)
+    w.put(1, 1)
+    for a, b in zip(new, base):
+        w.put(1 if a != b else 0, 1)
+        if a != b:
+            w_difference(w, a, b, 510, [2, 4, 8, 32])
+
+
+def delta_smallest_three_whole(w):
+    # The same against a baseline whose largest component is z (2): not the same largest,
+    # so the plain encoding follows (largest 3, codes 201, 300, 380 in 9 bits each).
+    w.put(1, 1)
+    w.put(1, 1)
+    w.put(0, 1)
+    w.put(3, 2)
+    for c in (201, 300, 380):
+        w.put(c, 9)
 
 
 # --- the golden vectors -------------------------------------------------------
@@ -269,6 +394,12 @@ VECTORS = [
     ("string_max_0", 'string "", max length 0', lambda w: w_string(w, "", 0)),
     ("string_unaligned", 'bool true, then string "hi", max length 16',
      lambda w: (w_bool(w, True), w_string(w, "hi", 16))),
+    ("string_utf8_2_bytes", 'string "\u00e9" (U+00E9: C3 A9), max length 15', lambda w: w_string(w, "\u00e9", 15)),
+    ("string_utf8_mixed", 'string "a\u00e9\u20ac\U0001d11e" (1, 2, 3 and 4 bytes), max length 15',
+     lambda w: w_string(w, "a\u00e9\u20ac\U0001d11e", 15)),
+    ("string_utf8_largest", 'string U+10FFFF (F4 8F BF BF), max length 7', lambda w: w_string(w, "\U0010ffff", 7)),
+    ("raw_string_any_bytes", "raw string 00 FF C0 80 ED A0 80 (NUL, invalid UTF-8), max length 7",
+     lambda w: w_raw_string(w, b"\x00\xff\xc0\x80\xed\xa0\x80", 7)),
     # check
     ("check_aligned", "check 0x12345678", lambda w: w_check(w, 0x12345678)),
     ("check_unaligned", "bits 5 in 3, then check 0x12345678", lambda w: (w_bits(w, 5, 3), w_check(w, 0x12345678))),
@@ -284,6 +415,32 @@ VECTORS = [
      lambda w: w_relative_index(w, -1, 125, 125)),
     ("relative_sequence", "relative indices 0, 2, 7, 20, 50, 200, then the sentinel 1000 (max 1000)",
      relative_sequence),
+    # code differences (delta), the default ladder 1, 16, 256, 4096
+    ("difference_one", "difference: code 101 against 100, codes [0, 65535]",
+     lambda w: w_difference(w, 101, 100, 65535)),
+    ("difference_minus_ten", "difference: code 90 against 100, codes [0, 65535]",
+     lambda w: w_difference(w, 90, 100, 65535)),
+    ("difference_290", "difference: code 300 against 10, codes [0, 65535]",
+     lambda w: w_difference(w, 300, 10, 65535)),
+    ("difference_fallback", "difference: code 5000 against 100, codes [0, 65535] (past the rungs)",
+     lambda w: w_difference(w, 5000, 100, 65535)),
+    ("difference_two_codes", "difference: code 1 against 0, codes [0, 1] (implied)",
+     lambda w: w_difference(w, 1, 0, 1)),
+    ("difference_narrow_step", "difference: code 3 against 2, codes [0, 3] (one rung kept)",
+     lambda w: w_difference(w, 3, 2, 3)),
+    ("difference_narrow_jump", "difference: code 0 against 2, codes [0, 3] (the code)",
+     lambda w: w_difference(w, 0, 2, 3)),
+    ("difference_custom_ladder", "difference: code 50 against 40, codes [0, 255], ladder 4, 64",
+     lambda w: w_difference(w, 50, 40, 255, [4, 64])),
+    ("delta_array_bits", "delta of a struct of 8 codes [0, 1000], elements 1 and 6 changed (21, 300 against 20, 70)",
+     delta_array_example),
+    ("delta_array_indices", "delta of a struct of 40 codes [0, 1000], elements 3 and 30 changed (99, 1000 against 100)",
+     delta_sparse_example),
+    ("delta_smallest_three", "delta of a struct of a smallest_three(9) rotation, ladder 2, 4, 8, 32: "
+     "codes 201, 300, 380 against 200, 300, 400, same largest",
+     delta_smallest_three_example),
+    ("delta_smallest_three_whole", "the same rotation against one whose largest component is another",
+     delta_smallest_three_whole),
     # a packet of many primitives (the truncation tests read every prefix of it)
     ("packet_mixed", "int -37 [-100,100]; bool true; quantized 123.45 [-1000,1000] at 0.01; "
      'bits 0x2A in 7; string "netser" max 31; float -2.5f; int -1 in the int64 range; '
@@ -568,7 +725,7 @@ def check_game():
 
 def check():
     doc = (ROOT / "docs" / "wire_format.md").read_text()
-    tests = "".join(p.read_text() for p in sorted((ROOT / "tests" / "core").glob("*.cpp")))
+    tests = "".join(p.read_text() for d in ("core", "delta") for p in sorted((ROOT / "tests" / d).glob("*.cpp")))
     found = {}
     for line in doc.splitlines():
         m = ROW.match(line)
@@ -582,7 +739,7 @@ def check():
         elif found[name] != (nbits, hx):
             problems.append(f"{name}: doc says {found[name]}, model says {(nbits, hx)}")
         if f'"{hx}"' not in tests:
-            problems.append(f'{name}: no test in tests/core uses "{hx}"')
+            problems.append(f'{name}: no test in tests/core or tests/delta uses "{hx}"')
     extra = set(found) - {name for name, _, _ in VECTORS}
     problems += [f"{name}: in docs/wire_format.md but not in the model" for name in sorted(extra)]
     decoded = {}

@@ -1,16 +1,12 @@
 #pragma once
 
-#include <bit>
+#include <netser/detail/config.hpp>
+#include <netser/detail/endian.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <span>
-
-#if defined(__GNUC__) || defined(__clang__)
-#  define NETSER_DETAIL_NOINLINE __attribute__((noinline))
-#else
-#  define NETSER_DETAIL_NOINLINE
-#endif
 
 namespace netser {
 
@@ -31,7 +27,7 @@ public:
 
     /// Reads `n` bits (0..64) into `value`. Returns false, consuming nothing, when
     /// fewer than n bits are left, n is outside 0..64, or after poison().
-    bool read_bits(std::uint64_t& value, int n) noexcept {
+    NETSER_INLINE bool read_bits(std::uint64_t& value, int n) noexcept {
         const std::size_t pos = pos_;
         std::size_t next = pos + static_cast<unsigned>(n);
         // Below fast_limit_, bytes pos / 8 .. pos / 8 + 7 are in the packet and hold
@@ -75,14 +71,7 @@ public:
 private:
     // The n <= 56 bits at bit pos; pos < fast_limit_.
     std::uint64_t peek(std::size_t pos, int n) const noexcept {
-        return (load_le64(data_ + pos / 8) >> (pos % 8)) & ((std::uint64_t{1} << n) - 1);
-    }
-
-    static std::uint64_t load_le64(const std::byte* p) noexcept {
-        std::uint64_t v;
-        std::memcpy(&v, p, sizeof v);
-        if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-        return v;
+        return (detail::load_le64(data_ + pos / 8) >> (pos % 8)) & ((std::uint64_t{1} << n) - 1);
     }
 
     // One more than the bits in the packet (0 once poisoned); capped so that
@@ -93,7 +82,7 @@ private:
     }
 
     // Near the end of the packet, and every failure: byte by byte from bit `pos`.
-    NETSER_DETAIL_NOINLINE static bool read_slow(const std::byte* data, std::size_t limit, std::size_t& pos,
+    NETSER_NOINLINE static bool read_slow(const std::byte* data, std::size_t limit, std::size_t& pos,
                                                  std::uint64_t& value, int n) noexcept {
         if (static_cast<unsigned>(n) > 64u || pos + static_cast<unsigned>(n) >= limit) return false;
         std::uint64_t v = 0;
@@ -117,5 +106,3 @@ private:
 };
 
 } // namespace netser
-
-#undef NETSER_DETAIL_NOINLINE

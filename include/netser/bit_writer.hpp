@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/detail/config.hpp>
 #include <netser/detail/endian.hpp>
 
 #include <cstddef>
@@ -27,7 +28,7 @@ public:
     /// Writes the low `n` bits of `value` (n in 0..64; higher bits are ignored).
     /// Returns false, writing nothing, when they do not fit, n is outside 0..64, or
     /// after poison().
-    bool write_bits(std::uint64_t value, int n) noexcept {
+    NETSER_INLINE bool write_bits(std::uint64_t value, int n) noexcept {
         // The state is read once and written back after the stores to the buffer:
         // byte stores may alias anything, and this keeps it in registers when inlined.
         const std::size_t pos = pos_;
@@ -64,8 +65,31 @@ public:
         return true;
     }
 
+    /// Where the writer is: the bits written and the partial word not yet stored.
+    struct position {
+        std::size_t bits;
+        std::uint64_t scratch;
+    };
+    position where() const noexcept { return {pos_, scratch_}; }
+    /// Back to a position this writer (or the one it was rebound from) reported. For a
+    /// slow path that writes out of line and hands the position back by value, so that
+    /// the inlined caller keeps it in registers rather than reloading it.
+    void move_to(position p) noexcept {
+        pos_ = p.bits;
+        scratch_ = p.scratch;
+    }
+
     /// Makes every later write fail (the streams use it to keep errors sticky).
     void poison() noexcept { limit_ = 0; }
+
+    /// Goes on in another buffer that already holds the bytes written so far (a grown
+    /// copy of this one, at least bytes_written() long): the partial word stays in the
+    /// scratch register. A poisoned writer stays poisoned.
+    void rebind(void* data, std::size_t size) noexcept {
+        data_ = static_cast<std::byte*>(data);
+        size_ = size;
+        if (limit_ != 0) limit_ = bit_limit(size);
+    }
 
     std::size_t bits_written() const noexcept { return pos_; }
     std::size_t bytes_written() const noexcept { return (pos_ + 7) / 8; }
@@ -98,7 +122,7 @@ private:
     // Adds n <= 32 bits (value < 2^n) at bit `pos`. The scratch register holds the
     // pos % 32 bits of the current word; a completed word goes to memory. Those
     // 4 bytes hold only bits already counted against the room, so they fit.
-    std::uint64_t put(std::uint64_t scratch, std::uint64_t value, int n, std::size_t pos) noexcept {
+    NETSER_INLINE std::uint64_t put(std::uint64_t scratch, std::uint64_t value, int n, std::size_t pos) noexcept {
         const std::size_t used = pos % 32;
         scratch |= value << used;
         if (used >= 32 - static_cast<unsigned>(n)) {

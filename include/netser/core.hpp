@@ -10,4 +10,5 @@
 #include <netser/quantization.hpp>
 #include <netser/relative_index.hpp>
 #include <netser/stream.hpp>
+#include <netser/utf8.hpp>
 #include <netser/value_codes.hpp>

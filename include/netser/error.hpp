@@ -20,6 +20,7 @@ enum class errc : std::uint8_t {
     check_failed,   ///< a serialization check's magic did not match
     bad_crc,        ///< the packet's CRC32 does not match (corrupt, or another protocol)
     bad_protocol,   ///< the packet belongs to another protocol
+    missing_baseline, ///< a delta packet names a baseline the reader no longer holds
 };
 
 /// The name of an error code, e.g. "out_of_range".
@@ -33,6 +34,7 @@ constexpr std::string_view to_string(errc e) noexcept {
     case errc::check_failed: return "check_failed";
     case errc::bad_crc: return "bad_crc";
     case errc::bad_protocol: return "bad_protocol";
+    case errc::missing_baseline: return "missing_baseline";
     }
     return "unknown";
 }

@@ -4,6 +4,7 @@
 #include <netser/detail/config.hpp>
 #include <netser/quantization.hpp>
 #include <netser/stream.hpp>
+#include <netser/utf8.hpp>
 #include <netser/value_codes.hpp>
 
 #include <concepts>
@@ -87,8 +88,12 @@ NETSER_INLINE bool serialize_quantized(S& s, float& v, const quantization& q) no
 }
 
 /// A float in [min, max] at `resolution` (the reference library's compressed float).
+/// Inlined: with constant arguments the parameters fold at compile time, and this costs
+/// what the constexpr quantization form costs. With arguments known only at run time
+/// they are computed for every value (a division and a ceil): precompute a
+/// quantization::make(min, max, resolution) once and pass it instead.
 template <stream S>
-bool serialize_quantized(S& s, float& v, float min, float max, float resolution) noexcept {
+NETSER_INLINE bool serialize_quantized(S& s, float& v, float min, float max, float resolution) noexcept {
     return serialize_quantized(s, v, quantization::make(min, max, resolution));
 }
 
@@ -116,30 +121,57 @@ bool serialize_bytes(S& s, Bytes&& bytes) noexcept {
     return (s.align() && s.process_bytes(data.data(), data.size())) || detail::failed_from(s, at);
 }
 
-/// Length in [0, max_length], align, then the bytes. A longer string fails the write
-/// with too_large; a read checks the length against max_length (too_large) and
-/// against the bits left (overflow) before allocating.
+namespace detail {
+
+// The wire of both string functions: the length in [0, max_length], align, the bytes.
+// `checked` adds the text rule (is_valid_string) on both sides; it is a constant where
+// inlined. A longer string fails the write with too_large, before its bytes are
+// looked at; a read checks the length against max_length (too_large) and against the
+// bits left (overflow) before allocating, and refused bytes leave the string empty.
+// Every failure is reported at the string's first bit.
 template <stream S>
-bool serialize_string(S& s, std::string& v, std::size_t max_length) {
+bool serialize_string_bytes(S& s, std::string& v, std::size_t max_length, bool checked) {
     const std::size_t at = s.bits_processed();
     const int bits = bits_required_for_span(max_length);
     std::uint64_t length = v.size();
-    if constexpr (S::is_reading) {
-        if (!s.process_bits(length, bits)) return false;
-    } else {
+    if constexpr (!S::is_reading) {
         if (length > max_length) [[unlikely]] return s.fail(errc::too_large, at);
-        if (!s.process_bits(length, bits)) return false;
+        if (checked && !is_valid_string(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
     }
+    if (!s.process_bits(length, bits)) return false;
     if (length > max_length) [[unlikely]] return s.fail(errc::too_large, at);
     if (!s.align()) return detail::failed_from(s, at);
     if constexpr (S::is_reading) {
         if (length > s.bits_remaining() / 8) [[unlikely]] return s.fail(errc::overflow, at);
         v.resize(static_cast<std::size_t>(length));
-        return s.process_bytes(reinterpret_cast<std::byte*>(v.data()), v.size()) || detail::failed_from(s, at);
+        if (!s.process_bytes(reinterpret_cast<std::byte*>(v.data()), v.size())) return detail::failed_from(s, at);
+        if (checked && !is_valid_string(v)) [[unlikely]] {
+            v.clear();
+            return s.fail(errc::invalid_value, at);
+        }
+        return true;
     } else {
         return s.process_bytes(reinterpret_cast<const std::byte*>(v.data()), v.size()) ||
                detail::failed_from(s, at);
     }
+}
+
+} // namespace detail
+
+/// Text: the byte length in [0, max_length], align, then the bytes, which must be
+/// valid UTF-8 without NUL (is_valid_string) on write and on read, else invalid_value.
+/// A longer string fails the write with too_large; a read checks the length against
+/// max_length (too_large) and against the bits left (overflow) before allocating.
+template <stream S>
+bool serialize_string(S& s, std::string& v, std::size_t max_length) {
+    return detail::serialize_string_bytes(s, v, max_length, true);
+}
+
+/// The same wire as serialize_string for any bytes (NUL and invalid UTF-8 included):
+/// for hand-written code that carries binary data in a std::string.
+template <stream S>
+bool serialize_raw_string(S& s, std::string& v, std::size_t max_length) {
+    return detail::serialize_string_bytes(s, v, max_length, false);
 }
 
 /// Align, then a 32-bit magic value; a different value on read fails with check_failed.

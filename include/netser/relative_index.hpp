@@ -81,6 +81,18 @@ bool serialize_relative_index(S& s, int& previous, int& current, int max) noexce
     return true;
 }
 
+/// The bits serialize_relative_index takes for the distance d (1 <= d <= max + 1).
+constexpr int relative_index_bits(std::int64_t d, int max) noexcept {
+    if (d == 1) return 1;
+    int flags = 1;
+    for (const auto& rung : detail::relative_index_rungs) {
+        ++flags;
+        if (d <= rung.hi) return flags + bits_required_for_span(static_cast<std::uint64_t>(rung.hi - rung.lo));
+    }
+    return flags + bits_required_for_span(
+                       static_cast<std::uint64_t>(std::int64_t{max} + 1 - detail::relative_index_last_rung));
+}
+
 /// The most bits serialize_relative_index can take for an array of `max` slots.
 constexpr int relative_index_max_bits(int max) noexcept {
     const std::int64_t largest = std::int64_t{max} + 1; // the largest distance

@@ -2,12 +2,14 @@
 
 #include <netser/bit_reader.hpp>
 #include <netser/bit_writer.hpp>
+#include <netser/detail/config.hpp>
 #include <netser/error.hpp>
 
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace netser {
 
@@ -49,7 +51,9 @@ protected:
 
 } // namespace detail
 
-/// Writes values into a caller-owned buffer.
+/// Writes values into a caller-owned buffer of fixed size, never past its end: a value
+/// that does not fit fails with overflow, so every write into an empty buffer fails
+/// (except a 0-bit one). vector_write_stream writes into a std::vector that grows.
 class write_stream : public detail::stream_state {
 public:
     static constexpr bool is_writing = true;
@@ -85,13 +89,136 @@ public:
     /// Flushes the last partial word; the bytes written (unused high bits zero).
     std::span<const std::byte> finish() noexcept { return writer_.finish(); }
 
+protected:
+    bit_writer writer_;
+
 private:
     NETSER_COLD void fail_cold(errc code, std::size_t bit) noexcept {
         record(code, bit);
         writer_.poison();
     }
+};
 
-    bit_writer writer_;
+/// Writes values into a std::vector<std::byte> from its first byte (overwriting what it
+/// held), growing it as needed: its capacity first, then by doubling (at least 64
+/// bytes), up to max_bytes. finish() resizes it to the bytes written. A write that
+/// would take it past max_bytes, or whose allocation fails, fails with overflow.
+///
+/// A type of its own rather than a write_stream constructor: a failure path that goes
+/// on writing (after growing) made g++ stop keeping the writer in registers across
+/// writes, which slowed every write; write_stream keeps its path as it was. It is not
+/// a write_stream& either (private base): code that takes one would write without
+/// growing. Template code on the stream concept takes either.
+class vector_write_stream : private write_stream {
+public:
+    using write_stream::is_reading;
+    using write_stream::is_writing;
+
+    /// How large the vector may become unless told otherwise: 16 MiB.
+    static constexpr std::size_t default_max_bytes = std::size_t{1} << 24;
+
+    explicit vector_write_stream(std::vector<std::byte>& out, std::size_t max_bytes = default_max_bytes) noexcept
+        : write_stream(start_in(out, max_bytes)), out_(&out), max_bytes_(cap(max_bytes)) {}
+
+    // The stream state and the parts of write_stream that growing does not change.
+    using write_stream::align_bits;
+    using write_stream::bits_processed;
+    using write_stream::bytes_processed;
+    using write_stream::context;
+    using write_stream::enter_nested;
+    using write_stream::error;
+    using write_stream::fail;
+    using write_stream::leave_nested;
+    using write_stream::max_depth;
+    using write_stream::ok;
+    using write_stream::set_context;
+    using write_stream::set_max_depth;
+
+    /// Writes the low n bits of value (n in 0..64), growing the vector if they do not fit.
+    NETSER_INLINE bool process_bits(std::uint64_t value, int n) noexcept {
+        if (writer_.write_bits(value, n)) [[likely]] return true;
+        // Growing returns the writer's position by value: stored here, after the call,
+        // it need not be reloaded from memory on the path that did not grow.
+        const bit_writer::position after = grow_and_write_bits(value, n);
+        if (after.bits == failed) return false;
+        writer_.move_to(after);
+        return true;
+    }
+    bool align() noexcept { return process_bits(0, writer_.align_bits()); }
+    /// Copies bytes verbatim; the stream must be aligned.
+    bool process_bytes(const std::byte* data, std::size_t n) noexcept {
+        if (writer_.write_bytes(data, n)) [[likely]] return true;
+        return grow_and_write_bytes(data, n);
+    }
+
+    /// Bits that can still be written: up to max_bytes, however large the vector is now
+    /// (a caller that checks the room first must not refuse what growing lets through).
+    /// 0 once the stream failed.
+    std::size_t bits_remaining() const noexcept { return ok() ? max_bytes_ * 8 - writer_.bits_written() : 0; }
+
+    /// Flushes the last partial word and resizes the vector to the bytes written; returns
+    /// them. Writing may go on afterwards (the vector grows again).
+    std::span<const std::byte> finish() noexcept {
+        const std::size_t n = writer_.finish().size();
+        out_->resize(n); // shrinks: never allocates
+        writer_.rebind(out_->data(), n);
+        return {out_->data(), n};
+    }
+
+private:
+    // Capped so that max_bytes * 8 + 1 cannot overflow (as the bit_writer caps its size).
+    static constexpr std::size_t cap(std::size_t max_bytes) noexcept {
+        constexpr std::size_t largest = (SIZE_MAX - 128) / 8;
+        return max_bytes < largest ? max_bytes : largest;
+    }
+    // The vector's capacity is room already paid for: it becomes its size.
+    static std::span<std::byte> start_in(std::vector<std::byte>& out, std::size_t max_bytes) noexcept {
+        const std::size_t room = out.capacity() < cap(max_bytes) ? out.capacity() : cap(max_bytes);
+        if (out.size() < room) out.resize(room); // within the capacity: never allocates
+        return {out.data(), room};
+    }
+
+    static constexpr std::size_t failed = SIZE_MAX; // a position no writer reaches
+
+    // The writer's position after the write, or `failed`.
+    NETSER_COLD bit_writer::position grow_and_write_bits(std::uint64_t value, int n) noexcept {
+        if (static_cast<unsigned>(n) <= 64u && grow(writer_.bits_written() + static_cast<unsigned>(n)) &&
+            writer_.write_bits(value, n))
+            return writer_.where();
+        fail(errc::overflow, bits_processed());
+        return {failed, 0};
+    }
+    NETSER_COLD bool grow_and_write_bytes(const std::byte* data, std::size_t n) noexcept {
+        if (writer_.align_bits() == 0 && n <= max_bytes_ && grow(writer_.bits_written() + n * 8) &&
+            writer_.write_bytes(data, n))
+            return true;
+        return fail(errc::overflow, bits_processed());
+    }
+    // Room for `bits` bits in all. False for a stream that failed, past max_bytes_, or
+    // when the allocation fails.
+    bool grow(std::size_t bits) noexcept {
+        if (!ok()) return false;
+        const std::size_t needed = bits / 8 + (bits % 8 != 0);
+        if (needed > max_bytes_) return false;
+        const std::size_t had = writer_.capacity_bytes();
+        std::size_t size = had < max_bytes_ / 2 ? had * 2 : max_bytes_;
+        if (size < 64) size = 64 < max_bytes_ ? 64 : max_bytes_;
+        if (size < needed) size = needed;
+#if defined(__cpp_exceptions)
+        try {
+            out_->resize(size);
+        } catch (...) {
+            return false;
+        }
+#else
+        out_->resize(size);
+#endif
+        writer_.rebind(out_->data(), size);
+        return true;
+    }
+
+    std::vector<std::byte>* out_;
+    std::size_t max_bytes_;
 };
 
 /// Reads values from a packet; every byte of it is treated as hostile.

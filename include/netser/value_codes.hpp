@@ -70,6 +70,29 @@ constexpr int code_bits(const quantization& q) noexcept {
     return q.bits;
 }
 
+// The largest code of an encoding: the codes are [0, code_max].
+template <class T>
+constexpr std::uint64_t code_max(bool_encoding) noexcept {
+    return 1;
+}
+template <class T>
+constexpr std::uint64_t code_max(range_encoding<T> e) noexcept {
+    return static_cast<std::uint64_t>(e.max) - static_cast<std::uint64_t>(e.min);
+}
+template <class T>
+constexpr std::uint64_t code_max(bits_encoding e) noexcept {
+    return e.n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << e.n) - 1;
+}
+template <class T>
+constexpr std::uint64_t code_max(raw_encoding) noexcept {
+    const int bits = code_bits<T>(raw_encoding{});
+    return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+}
+template <class T>
+constexpr std::uint64_t code_max(const quantization& q) noexcept {
+    return q.max_int;
+}
+
 // A value's code (writers), with the error a write of it fails with. Differences
 // modulo 2^64 are exact because the true difference is below 2^64.
 NETSER_INLINE errc to_code(bool v, bool_encoding, std::uint64_t& code) noexcept {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/difference_ladder.hpp>
 #include <netser/quantization.hpp>
 #include <netser/stream.hpp>
 
@@ -19,6 +20,7 @@ namespace netser {
 /// What an attribute is about; user attributes have no kind (they are codecs).
 enum class attr_kind {
     range, bits, quantize, common, max_size, max_length, only_if, skip, check, finite, raw_bytes, sparse,
+    delta_ladder, delta_whole,
 };
 
 /// Integer in [min, max]: (v - min) in bits_required(min, max) bits.
@@ -114,6 +116,30 @@ struct sparse_attr {
 };
 inline constexpr sparse_attr sparse{};
 
+/// Delta compression (serialize_delta): the ladder of the differences of this member's
+/// codes (or of its elements'), e.g. delta_ladder(1, 16, 256): up to 4 increasing limits.
+struct delta_ladder_attr {
+    static constexpr attr_kind kind = attr_kind::delta_ladder;
+    difference_ladder ladder;
+};
+template <std::integral... L>
+    requires(sizeof...(L) >= 1 && sizeof...(L) <= difference_ladder::max_rungs)
+constexpr delta_ladder_attr delta_ladder(L... limits) noexcept {
+    return {{{static_cast<std::uint64_t>(limits)...}, static_cast<int>(sizeof...(L))}};
+}
+
+/// Delta compression: a changed member is sent whole (its plain encoding after the
+/// changed bit), not as a difference.
+struct delta_whole_attr {
+    static constexpr attr_kind kind = attr_kind::delta_whole;
+};
+inline constexpr delta_whole_attr delta_whole{};
+
+/// Attributes about the delta encoding only: every member and element takes them.
+constexpr bool is_delta_kind(attr_kind k) noexcept {
+    return k == attr_kind::delta_ladder || k == attr_kind::delta_whole;
+}
+
 namespace detail {
 
 // A fixed list of values of different types, lighter to compile than std::tuple (no
@@ -150,6 +176,8 @@ struct attr_pack {
         else return static_cast<attr_kind>(-1);
     }
     static constexpr attr_kind kinds[sizeof...(A) + 1] = {kind_of<A>()..., static_cast<attr_kind>(-1)};
+    /// The attributes that choose the encoding: all but those about the delta only.
+    static constexpr std::size_t encoding_size = (std::size_t{0} + ... + (is_delta_kind(kind_of<A>()) ? 0u : 1u));
 
     template <attr_kind K>
     static constexpr std::size_t index_of() noexcept {
@@ -166,7 +194,7 @@ struct attr_pack {
     static constexpr bool only() noexcept {
         constexpr attr_kind allowed[] = {Allowed..., static_cast<attr_kind>(-1)};
         for (std::size_t i = 0; i < sizeof...(A); ++i) {
-            bool found = false;
+            bool found = is_delta_kind(kinds[i]);
             for (std::size_t k = 0; k < sizeof...(Allowed); ++k) found = found || kinds[i] == allowed[k];
             if (!found) return false;
         }

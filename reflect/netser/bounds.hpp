@@ -87,7 +87,7 @@ constexpr bit_bounds described_bounds() noexcept {
     boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto i) {
         using D = member_at<C, decltype(i)::value>;
         using M = std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>;
-        if constexpr (pack_of<P>::size != 0) {
+        if constexpr (pack_of<P>::encoding_size != 0) {
             total = total + value_bounds<P, M>();
         } else {
             using MP = member_attrs<C, decltype(i)::value>;
@@ -229,7 +229,7 @@ constexpr std::size_t min_bits_value() noexcept {
             using D = member_at<T, decltype(i)::value>;
             using M = std::remove_cvref_t<decltype(std::declval<T&>().*D::pointer)>;
             using MP = member_attrs<T, decltype(i)::value>;
-            if constexpr (pack_of<P>::size != 0) {
+            if constexpr (pack_of<P>::encoding_size != 0) {
                 total += min_bits_value<P, M>();
             } else if constexpr (!has_attr<MP, attr_kind::skip> && !has_attr<MP, attr_kind::only_if>) {
                 total += min_bits_value<without<MP, attr_kind::check>, M>();

@@ -1,905 +1,167 @@
 #pragma once
 
-#include <netser/attributes.hpp>
-#include <netser/bounds.hpp>
-#include <netser/check.hpp>
-#include <netser/description.hpp>
-#include <netser/detail/adl.hpp>
-#include <netser/detail/float_math.hpp>
-#include <netser/detail/type_traits.hpp>
-#include <netser/encoding.hpp>
-#include <netser/enum_codec.hpp>
-#include <netser/primitives.hpp>
-#include <netser/relative_index.hpp>
+// The visitor: each value's encoding is chosen once from its type and its attributes
+// (encoding_of in <netser/encoding.hpp>, with a provider P whose P::value is the
+// constant attr_pack). Each family of encodings has its own header, with its plain
+// encoding (apply_encoding) beside its delta encoding (same_encoded, apply_delta):
+//
+//   scalar_codec.hpp     fixed-width codes (bool, integers, enums, floats), common, finite
+//   container_codec.hpp  strings, arrays, vectors, maps and sets
+//   optional_codec.hpp   std::optional, std::unique_ptr, std::variant
+//   sparse_codec.hpp     netser::sparse arrays of optionals
+//   struct_codec.hpp     described structs (bases, members, packed runs) and aggregates
+//   user_codec.hpp       user attributes and user types with their own serialize
+//
+// This header ties them together: the plain and the delta walk over a value.
 
-#include <boost/mp11/algorithm.hpp>
+#include <netser/attributes.hpp>
+#include <netser/container_codec.hpp>
+#include <netser/description.hpp>
+#include <netser/detail/type_traits.hpp>
+#include <netser/difference_ladder.hpp>
+#include <netser/encoding.hpp>
+#include <netser/optional_codec.hpp>
+#include <netser/scalar_codec.hpp>
+#include <netser/sparse_codec.hpp>
+#include <netser/struct_codec.hpp>
+#include <netser/user_codec.hpp>
+#include <netser/visitor.hpp>
+
 #include <boost/pfr/core.hpp>
 
-#include <array>
 #include <cstddef>
-#include <cstdint>
-#include <limits>
-#include <string_view>
+#include <cstring>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
-// The visitor: picks each value's encoding from its type and its attributes (a
-// provider P whose P::value is the constant attr_pack) and drives the primitives.
-
 namespace netser::detail {
-
-
-template <class P, stream S, class T>
-NETSER_INLINE bool serialize_value(S& s, T& v);
-
-
-template <stream S, class T, class P>
-NETSER_INLINE bool apply_encoding(S& s, T& v, attribute_encoding<P>) {
-    return serialize_value<P>(s, v);
-}
-
-// common(values...): a flag bit, then the index among the values or the plain encoding.
-template <class P, stream S, class T, class Plain>
-NETSER_INLINE bool serialize_with_common(S& s, T& v, Plain plain) {
-    if constexpr (has_attr<P, attr_kind::common>) {
-        constexpr auto c = P::value.template get<attr_kind::common>();
-        constexpr std::size_t k = std::size(c.values);
-        constexpr int index_bits = bits_required_for_span(k - 1);
-        if constexpr (std::is_integral_v<T>) {
-            constexpr bool fits = [&] {
-                for (auto x : c.values)
-                    if (!std::in_range<T>(x)) return false;
-                return true;
-            }();
-            static_assert(fits, "netser: every netser::common value must be representable in the member's type");
-        }
-        const std::size_t at = s.bits_processed();
-        std::uint64_t index = k;
-        if constexpr (!S::is_reading) {
-            for (std::size_t i = 0; i < k; ++i)
-                if (v == static_cast<T>(c.values[i])) {
-                    index = i;
-                    break;
-                }
-        }
-        bool is_common = index < k;
-        if (!serialize_bool(s, is_common)) return false;
-        // A failure anywhere in the value is reported at its first bit, the flag.
-        if (!is_common) return plain(s, v) || failed_from(s, at);
-        if (!s.process_bits(index, index_bits)) return failed_from(s, at);
-        if constexpr (S::is_reading) {
-            if (index >= k) [[unlikely]] return s.fail(errc::out_of_range, at);
-            v = static_cast<T>(c.values[index]);
-        }
-        return true;
-    } else {
-        return plain(s, v);
-    }
-}
-
-// A stream that wants to know where its bits go (profile_stream) is told when each
-// member and element starts and ends; other streams pay nothing.
-template <class S>
-concept profiling_stream = requires(S& s, std::string_view name) {
-    s.enter_member(name);
-    s.enter_element();
-    s.leave();
-};
-
-template <class P, stream S, class T>
-NETSER_INLINE bool profiled_value(S& s, T& v, [[maybe_unused]] std::string_view name) {
-    if constexpr (profiling_stream<S>) {
-        s.enter_member(name);
-        const bool ok = serialize_value<P>(s, v);
-        s.leave();
-        return ok;
-    } else {
-        return serialize_value<P>(s, v);
-    }
-}
-
-template <class P, stream S, class T>
-bool serialize_elements(S& s, T* first, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) {
-        if constexpr (profiling_stream<S>) s.enter_element();
-        const bool ok = serialize_value<P>(s, first[i]);
-        if constexpr (profiling_stream<S>) s.leave();
-        if (!ok) [[unlikely]] return fail_at_index(s, i);
-    }
-    return true;
-}
-
-template <class P, stream S, class T>
-bool serialize_vector(S& s, T& v) {
-    static_assert(has_attr<P, attr_kind::max_size>, "netser: std::vector member needs netser::max_size(N)");
-    constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
-    using EP = without<P, attr_kind::max_size>;
-    using E = typename T::value_type;
-    std::uint64_t count = v.size();
-    if (!serialize_count(s, count, max, min_bits_value<EP, E>())) return false;
-    if constexpr (S::is_reading) {
-        v.clear();
-        v.resize(static_cast<std::size_t>(count));
-    }
-    if constexpr (std::is_same_v<E, bool>) {
-        for (std::size_t i = 0; i < v.size(); ++i) {
-            bool b = v[i];
-            if (!serialize_value<EP>(s, b)) [[unlikely]] return fail_at_index(s, i);
-            if constexpr (S::is_reading) v[i] = b;
-        }
-        return true;
-    } else {
-        return serialize_elements<EP>(s, v.data(), v.size());
-    }
-}
-
-// std::map / std::unordered_map (attributes apply to the mapped values) and std::set
-// (they apply to the keys). A key sent twice fails the read with invalid_value.
-template <class P, stream S, class T>
-bool serialize_associative(S& s, T& c) {
-    static_assert(has_attr<P, attr_kind::max_size>,
-                  "netser: std::map / std::unordered_map / std::set member needs netser::max_size(N)");
-    constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
-    using EP = without<P, attr_kind::max_size>;
-    using K = typename T::key_type;
-    constexpr bool is_map_type = is_map<T>::value;
-    using KP = std::conditional_t<is_map_type, no_attrs, EP>;
-    constexpr std::size_t min_element = [] {
-        if constexpr (is_map_type) return min_bits_value<KP, K>() + min_bits_value<EP, typename T::mapped_type>();
-        else return min_bits_value<KP, K>();
-    }();
-    std::uint64_t count = c.size();
-    if (!serialize_count(s, count, max, min_element)) return false;
-    if constexpr (S::is_reading) {
-        c.clear();
-        for (std::size_t i = 0; i < count; ++i) {
-            const std::size_t at = s.bits_processed();
-            K key{};
-            if (!serialize_value<KP>(s, key)) [[unlikely]] return fail_at_index(s, i);
-            bool inserted = false;
-            if constexpr (is_map_type) {
-                typename T::mapped_type value{};
-                if (!serialize_value<EP>(s, value)) [[unlikely]] return fail_at_index(s, i);
-                inserted = c.emplace(std::move(key), std::move(value)).second;
-            } else {
-                inserted = c.insert(std::move(key)).second;
-            }
-            if (!inserted) [[unlikely]] {
-                s.fail(errc::invalid_value, at);
-                return fail_at_index(s, i);
-            }
-        }
-        return true;
-    } else {
-        std::size_t i = 0;
-        for (auto& element : c) {
-            if constexpr (is_map_type) {
-                K key = element.first;
-                if (!serialize_value<KP>(s, key) || !serialize_value<EP>(s, element.second)) [[unlikely]]
-                    return fail_at_index(s, i);
-            } else {
-                K key = element;
-                if (!serialize_value<KP>(s, key)) [[unlikely]] return fail_at_index(s, i);
-            }
-            ++i;
-        }
-        return true;
-    }
-}
-
-// netser::sparse: the present elements of an array of optionals as (relative index,
-// value) pairs, then the end sentinel (the slot count).
-template <class P, stream S, class T>
-bool serialize_sparse(S& s, T& v) {
-    static_assert(is_optional<typename T::value_type>::value,
-                  "netser: netser::sparse applies to std::array<std::optional<T>, N> or "
-                  "std::vector<std::optional<T>> with netser::max_size(N)");
-    using EP = without<P, attr_kind::sparse, attr_kind::max_size>;
-    if constexpr (is_vector<T>::value) {
-        static_assert(has_attr<P, attr_kind::max_size>, "netser: std::vector member needs netser::max_size(N)");
-        constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
-        static_assert(max < 0x7fffffff, "netser: netser::sparse supports at most 2^31 - 2 slots");
-        std::uint64_t count = v.size();
-        if (!serialize_count(s, count, max, 0)) return false;
-        if constexpr (S::is_reading) {
-            v.clear();
-            v.resize(static_cast<std::size_t>(count));
-        }
-    } else {
-        static_assert(std::tuple_size_v<T> < 0x7fffffff, "netser: netser::sparse supports at most 2^31 - 2 slots");
-        if constexpr (S::is_reading)
-            for (auto& e : v) e.reset();
-    }
-    const int slots = static_cast<int>(v.size());
-    int previous = -1;
-    if constexpr (S::is_reading) {
-        for (;;) { // ends: every index is larger than the last, and slots is the largest
-            int current = 0;
-            if (!serialize_relative_index(s, previous, current, slots)) return false;
-            if (current == slots) return true;
-            auto& slot = v[static_cast<std::size_t>(current)];
-            slot.emplace();
-            if (!serialize_value<EP>(s, *slot)) [[unlikely]] return fail_at_index(s, static_cast<std::size_t>(current));
-        }
-    } else {
-        for (int i = 0; i < slots; ++i) {
-            auto& slot = v[static_cast<std::size_t>(i)];
-            if (!slot) continue;
-            int current = i;
-            if (!serialize_relative_index(s, previous, current, slots) || !serialize_value<EP>(s, *slot)) [[unlikely]]
-                return fail_at_index(s, static_cast<std::size_t>(i));
-        }
-        int end = slots;
-        return serialize_relative_index(s, previous, end, slots);
-    }
-}
-
-template <class P, stream S, class T>
-bool serialize_optional(S& s, T& v) {
-    bool present = static_cast<bool>(v);
-    if (!serialize_bool(s, present)) return false;
-    if constexpr (S::is_reading) {
-        if (!present) {
-            v.reset();
-            return true;
-        }
-        if constexpr (is_unique_ptr<T>::value) v = std::make_unique<typename T::element_type>();
-        else v.emplace();
-    }
-    if (!present) return true;
-    return serialize_value<P>(s, *v);
-}
-
-// The index in bits_required(0, N - 1) bits, then the alternative (default encodings).
-template <stream S, class... E>
-bool serialize_variant(S& s, std::variant<E...>& v) {
-    constexpr std::size_t n = sizeof...(E);
-    const std::size_t at = s.bits_processed();
-    std::uint64_t index = v.index();
-    if constexpr (!S::is_reading)
-        if (v.valueless_by_exception()) [[unlikely]] return s.fail(errc::invalid_value, at);
-    if (!s.process_bits(index, bits_required_for_span(n - 1))) return false;
-    if constexpr (S::is_reading) {
-        if (index >= n) [[unlikely]] return s.fail(errc::invalid_value, at);
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-            (void)((index == I ? (v.template emplace<I>(), true) : false) || ...);
-        }(std::index_sequence_for<E...>{});
-    }
-    return std::visit([&](auto& alternative) { return serialize_value<no_attrs>(s, alternative); }, v);
-}
-
-// A member not sent gets the value a default-constructed C gives it (its default member
-// initializer), or a value-initialized one when C has no default constructor.
-template <class C, class D, class M>
-void reset_to_default(M& m) {
-    if constexpr (std::is_default_constructible_v<C> && std::is_copy_assignable_v<M>) {
-        static const C defaults{};
-        m = defaults.*D::pointer;
-    } else {
-        m = M{};
-    }
-}
-
-// Index of the described member of C that `flag` points to (N when it is not one).
-template <class C, class F>
-constexpr std::size_t member_index_of(F flag) noexcept {
-    std::size_t index = boost::mp11::mp_size<described_members<C>>::value, i = 0;
-    boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
-        if constexpr (std::is_same_v<std::remove_const_t<decltype(d.pointer)>, F>)
-            if (d.pointer == flag) index = i;
-        ++i;
-    });
-    return index;
-}
-
-template <class C, std::size_t I, stream S>
-NETSER_INLINE bool serialize_member(S& s, C& obj) {
-    using D = member_at<C, I>;
-    using P = member_attrs<C, I>;
-    if constexpr (has_attr<P, attr_kind::skip>) {
-        return true;
-    } else {
-        auto& m = obj.*D::pointer;
-        if constexpr (has_attr<P, attr_kind::only_if>) {
-            constexpr auto flag = P::value.template get<attr_kind::only_if>().flag;
-            static_assert(member_index_of<C>(flag) < I || member_index_of<C>(flag) == boost::mp11::mp_size<described_members<C>>::value,
-                          "netser: netser::only_if(&T::flag) must name a bool member listed before this one");
-            if (!(obj.*flag)) {
-                if constexpr (S::is_reading) reset_to_default<C, D>(m);
-                return true;
-            }
-        }
-        if constexpr (checks_enabled && has_attr<P, attr_kind::check>) {
-            if (!serialize_check(s, P::value.template get<attr_kind::check>().magic)) [[unlikely]] {
-                s.error().prepend_member(D::name);
-                return false;
-            }
-        }
-        // The value's own attributes (a new provider only when there is something to drop).
-        using VP = std::conditional_t<has_attr<P, attr_kind::only_if> || has_attr<P, attr_kind::check>,
-                                      without<P, attr_kind::only_if, attr_kind::check>, P>;
-        if (profiled_value<VP>(s, m, D::name)) [[likely]] return true;
-        s.error().prepend_member(D::name);
-        return false;
-    }
-}
-
-// Vector-like structs take scalar attributes (quantize, range...) per component.
-template <class P, class C, std::size_t I>
-using component_attrs = std::conditional_t<pack_of<P>::size != 0, P, member_attrs<C, I>>;
-
-template <class P, class C, std::size_t I, stream S>
-NETSER_INLINE bool serialize_component(S& s, C& obj) {
-    using D = member_at<C, I>;
-    if (profiled_value<P>(s, obj.*D::pointer, D::name)) [[likely]] return true;
-    s.error().prepend_member(D::name);
-    return false;
-}
-
-// Whether Target can be found inside T (through members, bases and container elements).
-// Folds over variable templates, not lambdas: this runs for every member of every
-// struct, and a lambda per member would cost the compiler more than the rest of it.
-template <class Target, class T, class... Seen>
-constexpr bool contains_type() noexcept;
-
-// Scalars and strings hold no struct: they are not looked into (no instantiation).
-template <class T>
-inline constexpr bool may_hold_struct = !std::is_scalar_v<T> && !is_string<T>;
-template <class Target, class T, bool Look, class... Seen>
-inline constexpr bool may_contain = false;
-template <class Target, class T, class... Seen>
-inline constexpr bool may_contain<Target, T, true, Seen...> = contains_type<Target, T, Seen...>();
-
-template <class Target, class T, class Members, class... Seen>
-inline constexpr bool members_contain = false;
-template <class Target, class T, std::size_t... I, class... Seen>
-inline constexpr bool members_contain<Target, T, std::index_sequence<I...>, Seen...> =
-    (may_contain<Target, member_type<T, I>, may_hold_struct<member_type<T, I>>, T, Seen...> || ...);
-
-template <class Target, class T, class Bases, class... Seen>
-inline constexpr bool bases_contain = false;
-template <class Target, class T, template <class...> class L, class... B, class... Seen>
-inline constexpr bool bases_contain<Target, T, L<B...>, Seen...> =
-    (contains_type<Target, typename B::type, T, Seen...>() || ...);
-
-template <class Target, class T, class... Seen>
-constexpr bool contains_type() noexcept {
-    if constexpr (std::is_same_v<T, Target>) {
-        return true;
-    } else if constexpr ((std::is_same_v<T, Seen> || ...) || std::is_arithmetic_v<T> || std::is_enum_v<T> ||
-                         is_string<T>) {
-        return false;
-    } else if constexpr (std::is_array_v<T>) {
-        return contains_type<Target, std::remove_all_extents_t<T>, Seen...>();
-    } else if constexpr (is_map<T>::value) {
-        return contains_type<Target, typename T::key_type, Seen...>() ||
-               contains_type<Target, typename T::mapped_type, Seen...>();
-    } else if constexpr (is_std_array<T>::value || is_vector<T>::value || is_optional<T>::value || is_set<T>::value) {
-        return contains_type<Target, typename T::value_type, Seen...>();
-    } else if constexpr (is_unique_ptr<T>::value) {
-        return contains_type<Target, typename T::element_type, Seen...>();
-    } else if constexpr (is_variant<T>::value) {
-        return []<class... E>(std::variant<E...>*) {
-            return (contains_type<Target, E, T, Seen...>() || ...);
-        }(static_cast<T*>(nullptr));
-    } else if constexpr (described<T>) {
-        return bases_contain<Target, T, described_bases<T>, Seen...> ||
-               members_contain<Target, T, std::make_index_sequence<boost::mp11::mp_size<described_members<T>>::value>,
-                               Seen...>;
-    } else if constexpr (std::is_aggregate_v<T>) {
-        return []<std::size_t... I>(std::index_sequence<I...>) {
-            return (contains_type<Target, boost::pfr::tuple_element_t<I, T>, T, Seen...>() || ...);
-        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
-    } else {
-        return false;
-    }
-}
-
-// A struct that can hold itself (a tree): only such structs count their nesting depth.
-template <class C>
-constexpr bool is_recursive_type() noexcept {
-    if constexpr (described<C>) {
-        return members_contain<C, C, std::make_index_sequence<boost::mp11::mp_size<described_members<C>>::value>, C>;
-    } else if constexpr (std::is_aggregate_v<C>) {
-        return []<std::size_t... I>(std::index_sequence<I...>) {
-            return (contains_type<C, boost::pfr::tuple_element_t<I, C>, C>() || ...);
-        }(std::make_index_sequence<boost::pfr::tuple_size_v<C>>{});
-    } else {
-        return false;
-    }
-}
-
-// Recursive structs nest at most s.max_depth() deep (64 by default), so a hostile packet
-// cannot exhaust the stack: deeper fails with too_large. Other structs cannot nest
-// without bound and pay nothing.
-template <stream S>
-NETSER_INLINE bool enter_nested(S& s) noexcept {
-    if constexpr (requires { s.enter_nested(); }) {
-        if (!s.enter_nested()) [[unlikely]] {
-            s.leave_nested();
-            return s.fail(errc::too_large, s.bits_processed());
-        }
-    }
-    return true;
-}
-
-template <stream S>
-NETSER_INLINE bool leave_nested(S& s, bool ok) noexcept {
-    if constexpr (requires { s.leave_nested(); }) s.leave_nested();
-    return ok;
-}
-
-// A member that needs its struct (only_if reads a flag of it) or that is not simply
-// its value's encoding (skip, check): serialize_member handles it.
-template <class C, std::size_t I>
-struct special_member {};
-
-template <class C, std::size_t I>
-constexpr auto member_encoding() noexcept {
-    using P = member_attrs<C, I>;
-    if constexpr (has_attr<P, attr_kind::skip> || has_attr<P, attr_kind::only_if> || has_attr<P, attr_kind::check>)
-        return special_member<C, I>{};
-    else
-        return encoding_of<P, member_type<C, I>>();
-}
-
-template <class C, std::size_t I>
-inline constexpr auto member_encoding_v = member_encoding<C, I>();
-
-// ---- members in a row with fixed-width encodings travel packed ------------------
-//
-// Their codes are gathered into one 64-bit word that goes through the bit-packer once
-// (one room check, one store or load), which is faster than a call per member and
-// far less code to compile. The bits are the same as member by member, and so are the
-// errors: the first member that fails, at its own bit, with its name.
-
-template <class C, std::size_t I>
-constexpr int member_code_bits() noexcept {
-    using E = std::remove_const_t<decltype(member_encoding_v<C, I>)>;
-    if constexpr (is_fixed_width<E>) {
-        return code_bits<member_type<C, I>>(member_encoding_v<C, I>);
-    } else {
-        return -1; // not fixed width
-    }
-}
-
-// How a member goes: on its own (its encoding, or serialize_member for a special
-// one), or as the first, a middle or the last member of a packed run.
-enum class step_kind : unsigned char { alone, first, middle, last };
-
-// Runs of members: each is one member, or several fixed-width ones within 64 bits.
-template <class C>
-struct member_runs {
-    static constexpr std::size_t members = boost::mp11::mp_size<described_members<C>>::value;
-    static constexpr auto widths = []<std::size_t... I>(std::index_sequence<I...>) {
-        return std::array<int, sizeof...(I)>{member_code_bits<C, I>()...};
-    }(std::make_index_sequence<members>{});
-
-    static constexpr bool fixed_size = [] {
-        for (int w : widths)
-            if (w < 0) return false;
-        return true;
-    }();
-
-    // A run fits the bit reader's one-load fast path (56 bits).
-    static constexpr int max_run_bits = 56;
-
-    // Per member: its place in its run, the run's first member, length and bits.
-    struct layout {
-        step_kind kind[members + 1]{};
-        int offset[members + 1]{};
-        std::size_t first[members + 1]{};
-        std::size_t length[members + 1]{};
-        int bits[members + 1]{};
-    };
-    static constexpr layout runs = [] {
-        layout r;
-        for (std::size_t i = 0; i < members;) {
-            std::size_t n = 1;
-            int bits = widths[i];
-            if (widths[i] >= 0) {
-                while (i + n < members && widths[i + n] >= 0 && bits + widths[i + n] <= max_run_bits) {
-                    r.offset[i + n] = bits;
-                    bits += widths[i + n++];
-                }
-            }
-            for (std::size_t j = i; j < i + n; ++j) {
-                r.kind[j] = n == 1 ? step_kind::alone
-                            : j == i ? step_kind::first
-                            : j + 1 == i + n ? step_kind::last
-                                             : step_kind::middle;
-                r.first[j] = i;
-                r.length[j] = n;
-                r.bits[j] = bits;
-            }
-            i += n;
-        }
-        return r;
-    }();
-};
-
-template <class C>
-using member_indices = std::make_index_sequence<member_runs<C>::members>;
-
-constexpr std::uint64_t low_bits(int width) noexcept {
-    return width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
-}
-
-// One member of a packed run, on a writer or measurer: its code into `word`; false
-// when the value has none. (Offsets are arguments, constant where inlined: one
-// instantiation serves every member of the same type and kind of encoding.)
-template <class T, class E>
-NETSER_INLINE bool pack_code(const T& v, const E& e, std::uint64_t& word, int offset) noexcept {
-    std::uint64_t code = 0;
-    const bool ok = to_code(v, e, code) == errc::none;
-    word |= code << offset;
-    return ok;
-}
-
-// ---- the failure of a packed run: data, and one function per stream -------------
-//
-// The hot code of a run only knows that some member failed; this finds which, from a
-// table the compiler lays out as data, so that no struct carries error code of its own.
-
-// A value's fixed-width encoding, with its type erased.
-struct erased_codec {
-    errc (*code_of)(const void* value, const void* encoding, std::uint64_t& code) noexcept;
-    errc (*decode)(std::uint64_t code, void* value, const void* encoding) noexcept;
-};
-
-// A member of a struct, with its type erased: where it sits (in its run of members
-// packed together) and, for the members of packed runs, what the failure path needs.
-struct member_entry {
-    std::string_view name;
-    int offset; // in its run
-    int width;
-    int run_bits;
-    std::size_t run_position; // in its run
-    std::size_t run_length;
-    const void* encoding;
-    const erased_codec* codec; // for members of packed runs
-    std::size_t index;         // in its struct
-    void* (*address)(void* obj, std::size_t index) noexcept;
-};
-
-// The address of member i of the C at obj: one function per struct, for the failure path.
-template <class C, std::size_t... I>
-void* member_address(void* obj, std::size_t i, std::index_sequence<I...>) noexcept {
-    C& c = *static_cast<C*>(obj);
-    void* address = nullptr;
-    static_cast<void>(((i == I && (address = std::addressof(c.*member_at<C, I>::pointer), true)) || ...));
-    return address;
-}
-template <class C>
-void* member_address_of(void* obj, std::size_t i) noexcept {
-    return member_address<C>(obj, i, member_indices<C>{});
-}
-template <class T, class E>
-errc erased_code_of(const void* value, const void* encoding, std::uint64_t& code) noexcept {
-    return to_code(*static_cast<const T*>(value), *static_cast<const E*>(encoding), code);
-}
-template <class T, class E>
-errc erased_decode(std::uint64_t code, void* value, const void* encoding) noexcept {
-    return from_code(code, *static_cast<T*>(value), *static_cast<const E*>(encoding));
-}
-// One per type and encoding, shared by every member that has them.
-template <class T, class E>
-inline constexpr erased_codec erased_codec_v{&erased_code_of<T, E>, &erased_decode<T, E>};
-template <class T, class E, bool = is_fixed_width<E>>
-inline constexpr const erased_codec* codec_of = nullptr;
-template <class T, class E>
-inline constexpr const erased_codec* codec_of<T, E, true> = &erased_codec_v<T, E>;
-
-// The entries of C's members, laid out as data once per struct (one constant
-// evaluation: computing them member by member costs the compiler several times more).
-template <std::size_t N>
-struct entry_array {
-    member_entry at[N == 0 ? 1 : N];
-};
-template <class C, class Indices = member_indices<C>>
-struct member_table;
-template <class C, std::size_t... I>
-struct member_table<C, std::index_sequence<I...>> {
-    static constexpr entry_array<sizeof...(I)> entries = [] {
-        using R = member_runs<C>;
-        entry_array<sizeof...(I)> t{};
-        const std::string_view names[] = {member_at<C, I>::name..., {}};
-        const void* const encodings[] = {&member_encoding_v<C, I>..., nullptr};
-        const erased_codec* const codecs[] = {
-            codec_of<member_type<C, I>, std::remove_const_t<decltype(member_encoding_v<C, I>)>>..., nullptr};
-        for (std::size_t i = 0; i < sizeof...(I); ++i) {
-            member_entry& e = t.at[i];
-            e.name = names[i];
-            e.offset = R::runs.offset[i];
-            e.width = R::widths[i];
-            e.run_bits = R::runs.bits[i];
-            e.run_position = i - R::runs.first[i];
-            e.run_length = R::runs.length[i];
-            e.encoding = encodings[i];
-            e.index = i;
-            if (e.run_length > 1) {
-                e.codec = codecs[i];
-                e.address = &member_address_of<C>;
-            }
-        }
-        return t;
-    }();
-};
-
-// How a member step failed. A step only records it (one constant per failure edge) and
-// the struct's body has one exit that reports it: a call per failure edge would cost
-// the compiler far more than the rest of the step.
-enum class failure : std::size_t {
-    reported,   // the member named itself (only_if, skip, check: serialize_member)
-    alone,      // a member on its own: the stream holds the error, the name is added
-    run_unread, // a packed run that was not read (reader) or not written (writer)
-    run_read,   // a packed run read whole, with a bad code in it
-};
-
-// The word of the packed run under way, whether its codes were all good, and how the
-// step that stopped the body failed (member index * 4 + failure).
-struct run_state {
-    std::uint64_t word = 0;
-    bool ok = true;
-    std::size_t failed = 0;
-};
-
-NETSER_INLINE bool step_failed(run_state& run, const member_entry& at, failure how) noexcept {
-    run.failed = at.index * 4 + static_cast<std::size_t>(how);
-    return false;
-}
-
-// Reports the first member of a failed run, as members sent one by one would: its bad
-// value or code (out_of_range, invalid_value) or the lack of room (overflow), at its
-// own bit, with its name; a reader keeps the values before it. A reader that read the
-// run whole passes its word; otherwise what is left is read here.
-template <stream S>
-void report_packed_run(S& s, void* obj, const member_entry& first, std::uint64_t word, bool read_whole) noexcept {
-    const int total = first.run_bits;
-    const std::size_t at = s.bits_processed() - (read_whole ? static_cast<std::size_t>(total) : 0);
-    int room = total;
-    if (!read_whole) {
-        const std::size_t remaining = s.bits_remaining();
-        if (remaining < static_cast<std::size_t>(total)) room = static_cast<int>(remaining);
-        if constexpr (S::is_reading) {
-            if (!s.process_bits(word, room)) { // a stream that failed before
-                s.error().prepend_member(first.name);
-                return;
-            }
-        }
-    }
-    const member_entry* members = &first;
-    for (std::size_t i = 0; i < first.run_length; ++i) {
-        const member_entry& m = members[i];
-        errc c = errc::none;
-        if constexpr (S::is_reading) {
-            if (m.offset + m.width <= room)
-                c = m.codec->decode((word >> m.offset) & low_bits(m.width), m.address(obj, m.index), m.encoding);
-            else c = errc::overflow;
-        } else {
-            std::uint64_t code = 0;
-            c = m.codec->code_of(m.address(obj, m.index), m.encoding, code);
-            if (c == errc::none && m.offset + m.width > room) c = errc::overflow;
-        }
-        if (c != errc::none) {
-            s.fail(c, at + static_cast<std::size_t>(m.offset));
-            s.error().prepend_member(m.name);
-            return;
-        }
-    }
-    s.fail(errc::overflow, at); // the stream refused the run (it had failed before)
-    s.error().prepend_member(first.name);
-}
-
-// The one exit of a struct's body that failed (one function per stream, laid out cold).
-template <stream S>
-NETSER_COLD void fail_member(S& s, void* obj, const member_entry* entries, std::size_t failed,
-                             std::uint64_t word) noexcept {
-    const member_entry& at = entries[failed / 4];
-    const member_entry& run_first = *(&at - at.run_position);
-    switch (static_cast<failure>(failed % 4)) {
-    case failure::reported: break;
-    case failure::alone: s.error().prepend_member(at.name); break;
-    case failure::run_unread: report_packed_run(s, obj, run_first, 0, false); break;
-    case failure::run_read: report_packed_run(s, obj, run_first, word, true); break;
-    }
-}
-
-// One member of a struct. The body of a struct is a fold of these, one per member,
-// and they are shared by every struct: what differs (encodings, offsets, names) are
-// arguments, constant where inlined. So a struct costs the compiler one function per
-// stream, as a hand-written serialize function does. A failed step records how (see
-// failure) and the body reports it.
-template <step_kind K, stream S, class T, class E>
-NETSER_INLINE bool member_step(S& s, void*, T& m, const E& e, run_state& run, const member_entry& at) {
-    if constexpr (K == step_kind::alone) {
-        return apply_encoding(s, m, e) || step_failed(run, at, failure::alone);
-    } else if constexpr (S::is_reading) {
-        if constexpr (K == step_kind::first) {
-            const auto bits = static_cast<std::size_t>(at.run_bits);
-            if (!(s.bits_remaining() >= bits && s.process_bits(run.word, at.run_bits))) [[unlikely]]
-                return step_failed(run, at, failure::run_unread);
-            run.ok = true;
-        }
-        run.ok &= from_code((run.word >> at.offset) & low_bits(at.width), m, e) == errc::none;
-        if constexpr (K == step_kind::last)
-            return run.ok || step_failed(run, at, failure::run_read);
-        return true;
-    } else {
-        if constexpr (K == step_kind::first) {
-            run.word = 0;
-            run.ok = true;
-        }
-        run.ok &= pack_code(m, e, run.word, at.offset);
-        if constexpr (K == step_kind::last) {
-            const auto bits = static_cast<std::size_t>(at.run_bits);
-            return (run.ok && s.bits_remaining() >= bits && s.process_bits(run.word, at.run_bits)) ||
-                   step_failed(run, at, failure::run_unread);
-        }
-        return true;
-    }
-}
-
-// A member that is not simply its value's encoding (skip, only_if, check).
-template <step_kind K, stream S, class T, class C, std::size_t I>
-NETSER_INLINE bool member_step(S& s, void* obj, T&, special_member<C, I>, run_state& run, const member_entry& at) {
-    return serialize_member<C, I>(s, *static_cast<C*>(obj)) || step_failed(run, at, failure::reported);
-}
-
-// A described struct's bases, then its members: per member for a profiling stream or
-// per component (a vector-like struct with scalar attributes), else by member_step.
-template <class P, stream S, class C, template <class...> class L, class... B, std::size_t... I>
-NETSER_INLINE bool serialize_struct_body(S& s, C& obj, L<B...>, std::index_sequence<I...>) {
-    if (!(serialize_value<no_attrs>(s, static_cast<typename B::type&>(obj)) && ...)) return false;
-    if constexpr (pack_of<P>::size != 0) {
-        return (serialize_component<P, C, I>(s, obj) && ...);
-    } else if constexpr (profiling_stream<S>) {
-        return (serialize_member<C, I>(s, obj) && ...);
-    } else {
-        using R = member_runs<C>;
-        run_state run;
-        constexpr const member_entry* entries = member_table<C>::entries.at;
-        if ((member_step<R::runs.kind[I]>(s, &obj, obj.*member_at<C, I>::pointer, member_encoding_v<C, I>, run,
-                                          entries[I]) &&
-             ...)) [[likely]]
-            return true;
-        // Only a reader's word is reported (a measurer's is dead code, left out).
-        fail_member(s, &obj, entries, run.failed, S::is_reading ? run.word : 0);
-        return false;
-    }
-}
-
-// Small fixed-size structs (the hot per-entity state) are inlined where they are used,
-// as hand-written code would be. The others (strings, containers, recursion) are one
-// function per struct and stream, left to the compiler: forcing them inline would
-// make it optimize the whole body again at every level above.
-template <class P, class C>
-inline constexpr bool inline_struct = (pack_of<P>::size != 0 || member_runs<C>::fixed_size) && !is_recursive_type<C>();
-
-template <class P, stream S, class C>
-bool serialize_struct_outlined(S& s, C& obj) {
-    if constexpr (is_recursive_type<C>()) {
-        if (!enter_nested(s)) return false;
-        return leave_nested(s, serialize_struct_body<P>(s, obj, described_bases<C>{}, member_indices<C>{}));
-    } else {
-        return serialize_struct_body<P>(s, obj, described_bases<C>{}, member_indices<C>{});
-    }
-}
-
-// A described struct: straight to its body (each layer in between would be optimized
-// again wherever the body is inlined).
-template <class P, stream S, class C>
-NETSER_INLINE bool serialize_struct(S& s, C& obj) {
-    if constexpr (inline_struct<P, C>)
-        return serialize_struct_body<P>(s, obj, described_bases<C>{}, member_indices<C>{});
-    else
-        return serialize_struct_outlined<P>(s, obj);
-}
-
-// Plain aggregates through Boost.PFR: default encodings, fields named "field<i>".
-template <class P, stream S, class T>
-bool serialize_aggregate(S& s, T& obj) {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-        return ([&] {
-            if (serialize_value<P>(s, boost::pfr::get<I>(obj))) [[likely]] return true;
-            char name[24] = "field";
-            std::size_t len = 5, x = I;
-            char digits[20];
-            std::size_t nd = 0;
-            do {
-                digits[nd++] = static_cast<char>('0' + x % 10);
-                x /= 10;
-            } while (x != 0);
-            while (nd != 0) name[len++] = digits[--nd];
-            s.error().prepend_member({name, len});
-            return false;
-        }() && ...);
-    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
-}
 
 template <class P, stream S, class T>
 NETSER_INLINE bool serialize_value(S& s, T& v) {
-    using A = pack_of<P>;
-    if constexpr (!is_attribute_encoding<std::remove_const_t<decltype(encoding_v<P, T>)>>) {
-        return apply_encoding(s, v, encoding_v<P, T>);
-    } else if constexpr (A::template user_codec_for<T>()) {
-        return P::value.user().serialize(s, v);
-    } else if constexpr (A::has_user() && (std::is_arithmetic_v<T> || std::is_enum_v<T> || is_string<T>)) {
-        static_assert(always_false<T>, "netser: this user attribute has no serialize(stream, value) for the member's "
-                                       "type; give it one, or put it on a member of the type it encodes");
-        return false;
-    } else if constexpr (std::is_same_v<T, bool>) {
-        static_assert(A::size == 0, "netser: a bool member takes no encoding attribute (it is always 1 bit)");
-        return false;
-    } else if constexpr (std::is_enum_v<T>) {
-        return serialize_enum<P>(s, v);
-    } else if constexpr (std::is_integral_v<T>) {
-        static_assert(only_kinds<P, attr_kind::range, attr_kind::bits, attr_kind::common>,
-                      "netser: an integer member takes netser::range, netser::bits or netser::common; remove the "
-                      "other attributes");
-        return serialize_with_common<P>(s, v, [](S& st, T& x) {
-            return apply_encoding(st, x, plain_encoding_of<P, T>());
-        });
-    } else if constexpr (std::is_floating_point_v<T>) {
-        static_assert(only_kinds<P, attr_kind::quantize, attr_kind::common, attr_kind::finite>,
-                      "netser: a float member takes netser::quantize, netser::common or netser::finite; remove the "
-                      "other attributes");
-        const auto plain = [](S& st, T& x) {
-            return apply_encoding(st, x, plain_encoding_of<P, T>());
-        };
-        if constexpr (has_attr<P, attr_kind::finite>) {
-            const std::size_t at = s.bits_processed();
-            if constexpr (!S::is_reading)
-                if (!fp::is_finite(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
-            if (!serialize_with_common<P>(s, v, plain)) return false;
-            if constexpr (S::is_reading)
-                if (!fp::is_finite(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
-            return true;
-        } else {
-            return serialize_with_common<P>(s, v, plain);
-        }
-    } else if constexpr (has_attr<P, attr_kind::sparse>) {
-        return serialize_sparse<P>(s, v);
-    } else if constexpr (std::is_array_v<T>) {
-        return serialize_elements<P>(s, &v[0], std::extent_v<T>);
-    } else if constexpr (is_std_array<T>::value) {
-        return serialize_elements<P>(s, v.data(), v.size());
-    } else if constexpr ((is_string<T> && !has_attr<P, attr_kind::max_length>) ||
-                         ((is_vector<T>::value || is_map<T>::value || is_set<T>::value) &&
-                          !has_attr<P, attr_kind::max_size>)) {
-        // A missing limit gives one error, not a cascade from the code that would use it.
-        static_assert(!is_string<T>, "netser: std::string member needs netser::max_length(N)");
-        static_assert(!is_vector<T>::value, "netser: std::vector member needs netser::max_size(N)");
-        static_assert(is_string<T> || is_vector<T>::value,
-                      "netser: std::map / std::unordered_map / std::set member needs netser::max_size(N)");
-        return false;
-    } else if constexpr (is_string<T>) {
-        static_assert(only_kinds<P, attr_kind::max_length, attr_kind::raw_bytes>,
-                      "netser: a std::string member takes only netser::max_length and netser::raw_bytes");
-        return false;
-    } else if constexpr (is_vector<T>::value) {
-        return serialize_vector<P>(s, v);
-    } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
-        return serialize_optional<P>(s, v);
-    } else if constexpr (is_variant<T>::value) {
-        static_assert(A::size == 0, "netser: a std::variant member takes no attribute (its alternatives use their "
-                                    "default encodings); put the attributes on a described struct alternative");
-        return serialize_variant(s, v);
-    } else if constexpr (is_map<T>::value || is_set<T>::value) {
-        return serialize_associative<P>(s, v);
-    } else if constexpr (adl::has_serialize<S, T>) {
-        return adl::call(s, v);
-    } else if constexpr (described<T>) {
-        return serialize_struct<P>(s, v);
-    } else if constexpr (std::is_aggregate_v<T>) {
-        if constexpr (is_recursive_type<T>())
-            return enter_nested(s) && leave_nested(s, serialize_aggregate<P>(s, v));
+    return apply_encoding(s, v, encoding_v<P, T>);
+}
+
+// ---- delta --------------------------------------------------------------------------
+
+// Bitwise equal values write the same bits (a value at rest, compared with the baseline
+// it was received as): that is decided without encoding either. (An equal value is not
+// checked again: the baseline is a value a reader accepted.)
+template <class P, class T>
+bool same_value(const T& v, const T& b) {
+    if constexpr (std::is_trivially_copyable_v<T>)
+        if (std::memcmp(static_cast<const void*>(&v), static_cast<const void*>(&b), sizeof(T)) == 0) return true;
+    return same_encoded(v, b, encoding_v<P, T>);
+}
+
+template <class P>
+constexpr difference_ladder ladder_of() noexcept {
+    if constexpr (has_attr<P, attr_kind::delta_ladder>) return P::value.template get<attr_kind::delta_ladder>().ladder;
+    else return default_difference_ladder;
+}
+
+template <class E>
+inline constexpr bool is_sequence_encoding = false;
+template <class E>
+inline constexpr bool is_sequence_encoding<sequence_encoding<E>> = true;
+
+// The ladder of T's codes (or its elements', for a vector of codes), at compile time.
+template <class P, class T>
+constexpr delta_params delta_params_of() noexcept {
+    constexpr difference_ladder ladder = ladder_of<P>();
+    static_assert(ladder.valid(), "netser: netser::delta_ladder(limits...) needs 1 to 4 increasing limits above 0");
+    using E = encoding_t<P, T>;
+    if constexpr (is_fixed_width<E>) {
+        return {effective_ladder(ladder, code_max<T>(encoding_v<P, T>))};
+    } else if constexpr (is_sequence_encoding<E>) {
+        if constexpr (is_fixed_width<decltype(encoding_v<P, T>.element)>)
+            return {effective_ladder(ladder, code_max<typename T::value_type>(encoding_v<P, T>.element))};
         else
-            return serialize_aggregate<P>(s, v);
+            return {};
     } else {
-        static_assert(always_false<T>, "netser: no encoding for this type; describe it with NETSER_STRUCT, or give it "
-                                       "an ADL function serialize(Stream&, T&)");
-        return false;
+        return {};
+    }
+}
+template <class P, class T>
+inline constexpr delta_params delta_params_v = delta_params_of<P, T>();
+
+template <class P, stream S, class T>
+bool delta_body(S& s, T& v, const T& b) {
+    return apply_delta(s, v, b, encoding_v<P, T>, delta_params_v<P, T>);
+}
+
+template <class P, stream S, class T>
+bool serialize_delta_value(S& s, T& v, const T& b) {
+    constexpr bool whole = has_attr<P, attr_kind::delta_whole>;
+    if constexpr (!whole && has_own_delta<P, S, T>()) {
+        return own_delta<P>(s, v, b);
+    } else {
+        using VP = std::conditional_t<whole, without<P, attr_kind::delta_whole>, P>;
+        bool changed = false;
+        if constexpr (!S::is_reading) changed = !same_value<VP>(v, b);
+        if (!serialize_bool(s, changed)) return false;
+        if (!changed) {
+            if constexpr (S::is_reading) copy_value(v, b);
+            return true;
+        }
+        if constexpr (whole) return serialize_value<VP>(s, v);
+        else return delta_body<VP>(s, v, b);
+    }
+}
+
+template <class P, class T>
+constexpr bit_bounds delta_body_bounds() noexcept {
+    return delta_bounds<T>(encoding_v<P, T>, delta_params_v<P, T>);
+}
+
+template <class P, class T>
+constexpr bit_bounds delta_value_bounds() noexcept {
+    constexpr bool whole = has_attr<P, attr_kind::delta_whole>;
+    if constexpr (!whole && has_own_delta<P, measure_stream, T>()) {
+        return own_delta_bounds<P, T>();
+    } else if constexpr (whole) {
+        return bit_bounds{0, 1} + value_bounds<without<P, attr_kind::delta_whole>, T>();
+    } else {
+        return bit_bounds{0, 1} + delta_body_bounds<P, T>();
+    }
+}
+
+template <class T>
+void copy_value(T& v, const T& b) {
+    if constexpr (std::is_copy_assignable_v<T>) {
+        v = b;
+    } else if constexpr (is_unique_ptr<T>::value || is_optional<T>::value) {
+        if (!b) {
+            v.reset();
+        } else {
+            if (!v) {
+                if constexpr (is_unique_ptr<T>::value) v = std::make_unique<typename T::element_type>();
+                else v.emplace();
+            }
+            copy_value(*v, *b);
+        }
+    } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
+        auto* vd = array_data(v);
+        const auto* bd = array_data(b);
+        for (std::size_t i = 0; i < array_size<T>(); ++i) copy_value(vd[i], bd[i]);
+    } else if constexpr (is_vector<T>::value) {
+        v.resize(b.size());
+        for (std::size_t i = 0; i < b.size(); ++i) copy_value(v[i], b[i]);
+    } else if constexpr (described<T>) {
+        boost::mp11::mp_for_each<described_bases<T>>([&](auto d) {
+            using B = typename decltype(d)::type;
+            copy_value(static_cast<B&>(v), static_cast<const B&>(b));
+        });
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (copy_value(v.*member_at<T, I>::pointer, b.*member_at<T, I>::pointer), ...);
+        }(member_indices<T>{});
+    } else if constexpr (std::is_aggregate_v<T>) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (copy_value(boost::pfr::get<I>(v), boost::pfr::get<I>(b)), ...);
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+    } else {
+        static_assert(always_false<T>, "netser: a delta read copies unchanged values from the baseline; give this "
+                                       "type a copy assignment");
     }
 }
 

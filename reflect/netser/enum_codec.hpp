@@ -2,6 +2,7 @@
 
 #include <netser/attributes.hpp>
 #include <netser/primitives.hpp>
+#include <netser/value_codes.hpp>
 
 #include <boost/describe/enum.hpp> // BOOST_DEFINE_ENUM_CLASS & co. for users of <netser/netser.hpp>
 #include <boost/describe/enumerators.hpp>
@@ -11,11 +12,13 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
-// Described enums: (v - smallest enumerator) in bits_required(smallest, largest) bits.
-// A value that is not a declared enumerator (a gap of a sparse enum included) fails
-// with invalid_value, on write and on read.
+// Enums as fixed-width codes, like integers (so they join packed runs and deltas).
+// Described enums: (v - smallest enumerator) in bits_required(smallest, largest) bits;
+// a value that is not a declared enumerator (a gap of a sparse enum included) fails
+// with invalid_value, on write and on read. Other enums need range or bits.
 
 namespace netser::detail {
 
@@ -60,47 +63,98 @@ struct enum_info {
     }
 };
 
-template <class P, stream S, class E>
-bool serialize_enum(S& s, E& v) noexcept {
+/// A described enum: (v - smallest enumerator) in enum_info<E>::bits bits.
+template <class E>
+struct described_enum_encoding {};
+
+/// An enum that is not described, sent as its underlying value with a range
+/// (range_encoding of the underlying type) or in n bits (bits_encoding, as unsigned).
+template <class E, class Inner>
+struct enum_as_encoding {
+    Inner inner;
+};
+
+template <class E>
+inline constexpr bool is_fixed_width<described_enum_encoding<E>> = true;
+template <class E, class Inner>
+inline constexpr bool is_fixed_width<enum_as_encoding<E, Inner>> = true;
+
+// An undescribed enum's value as the inner encoding sees it: the underlying type for a
+// range, its unsigned counterpart for bits.
+template <class E, class Inner>
+using enum_value_type = std::conditional_t<std::is_same_v<Inner, bits_encoding>,
+                                           std::make_unsigned_t<std::underlying_type_t<E>>,
+                                           std::underlying_type_t<E>>;
+
+template <class T, class E>
+constexpr int code_bits(described_enum_encoding<E>) noexcept {
+    return enum_info<E>::bits;
+}
+template <class T, class E, class Inner>
+constexpr int code_bits(const enum_as_encoding<E, Inner>& e) noexcept {
+    return code_bits<std::underlying_type_t<E>>(e.inner);
+}
+
+template <class T, class E>
+constexpr std::uint64_t code_max(described_enum_encoding<E>) noexcept {
+    return enum_info<E>::span;
+}
+template <class T, class E, class Inner>
+constexpr std::uint64_t code_max(const enum_as_encoding<E, Inner>& e) noexcept {
+    return code_max<enum_value_type<E, Inner>>(e.inner);
+}
+
+template <class E>
+NETSER_INLINE errc to_code(E v, described_enum_encoding<E>, std::uint64_t& code) noexcept {
     using U = std::underlying_type_t<E>;
-    if constexpr (!is_described_enum<E>) {
-        static_assert(has_attr<P, attr_kind::range> || has_attr<P, attr_kind::bits>,
+    code = static_cast<std::uint64_t>(static_cast<U>(v)) - static_cast<std::uint64_t>(enum_info<E>::min);
+    if (!enum_info<E>::declared(code)) [[unlikely]] return errc::invalid_value;
+    return errc::none;
+}
+template <class E>
+NETSER_INLINE errc from_code(std::uint64_t code, E& v, described_enum_encoding<E>) noexcept {
+    using U = std::underlying_type_t<E>;
+    if (!enum_info<E>::declared(code)) [[unlikely]] return errc::invalid_value;
+    v = static_cast<E>(static_cast<U>(static_cast<std::uint64_t>(enum_info<E>::min) + code));
+    return errc::none;
+}
+
+template <class E, class Inner>
+NETSER_INLINE errc to_code(E v, const enum_as_encoding<E, Inner>& e, std::uint64_t& code) noexcept {
+    using V = enum_value_type<E, Inner>;
+    return to_code(static_cast<V>(static_cast<std::underlying_type_t<E>>(v)), e.inner, code);
+}
+template <class E, class Inner>
+NETSER_INLINE errc from_code(std::uint64_t code, E& v, const enum_as_encoding<E, Inner>& e) noexcept {
+    using V = enum_value_type<E, Inner>;
+    V value{};
+    const errc c = from_code(code, value, e.inner);
+    if (c == errc::none) v = static_cast<E>(static_cast<std::underlying_type_t<E>>(value));
+    return c;
+}
+
+// The encoding of an enum member with attributes P.
+template <class P, class E>
+constexpr auto enum_encoding_of() noexcept {
+    using U = std::underlying_type_t<E>;
+    if constexpr (is_described_enum<E>) {
+        static_assert(pack_of<P>::encoding_size == 0,
+                      "netser: a described enum member takes no encoding attribute (its enumerators set its bits)");
+        return described_enum_encoding<E>{};
+    } else if constexpr (has_attr<P, attr_kind::range>) {
+        constexpr auto r = P::value.template get<attr_kind::range>();
+        static_assert(std::in_range<U>(r.min) && std::in_range<U>(r.max) && !std::cmp_greater(r.min, r.max),
+                      "netser: netser::range(min, max) needs min <= max, both representable in the enum's "
+                      "underlying type");
+        return enum_as_encoding<E, range_encoding<U>>{{static_cast<U>(r.min), static_cast<U>(r.max)}};
+    } else {
+        static_assert(has_attr<P, attr_kind::bits>,
                       "netser: this enum is not described; use BOOST_DEFINE_ENUM_CLASS / BOOST_DESCRIBE_ENUM, "
                       "or give the member netser::range or netser::bits");
-        U u = static_cast<U>(v);
-        constexpr auto& a = P::value;
-        bool ok = false;
-        if constexpr (has_attr<P, attr_kind::range>) {
-            constexpr auto r = a.template get<attr_kind::range>();
-            static_assert(std::in_range<U>(r.min) && std::in_range<U>(r.max) && !std::cmp_greater(r.min, r.max),
-                          "netser: netser::range(min, max) needs min <= max, both representable in the enum's "
-                          "underlying type");
-            ok = serialize_int(s, u, static_cast<U>(r.min), static_cast<U>(r.max));
-        } else {
-            using UU = std::make_unsigned_t<U>;
-            constexpr int n = a.template get<attr_kind::bits>().n;
-            static_assert(n >= 1 && n <= std::numeric_limits<UU>::digits,
-                          "netser: netser::bits(n) needs 1 <= n <= the enum's width");
-            UU uu = static_cast<UU>(u);
-            ok = serialize_bits(s, uu, n);
-            u = static_cast<U>(uu);
-        }
-        if (ok && S::is_reading) v = static_cast<E>(u);
-        return ok;
-    } else {
-        static_assert(pack_of<P>::size == 0,
-                      "netser: a described enum member takes no encoding attribute (its enumerators set its bits)");
-        using info = enum_info<E>;
-        const std::size_t at = s.bits_processed();
-        std::uint64_t code = static_cast<std::uint64_t>(static_cast<U>(v)) - static_cast<std::uint64_t>(info::min);
-        if constexpr (!S::is_reading)
-            if (!info::declared(code)) [[unlikely]] return s.fail(errc::invalid_value, at);
-        if (!s.process_bits(code, info::bits)) return false;
-        if constexpr (S::is_reading) {
-            if (!info::declared(code)) [[unlikely]] return s.fail(errc::invalid_value, at);
-            v = static_cast<E>(static_cast<U>(static_cast<std::uint64_t>(info::min) + code));
-        }
-        return true;
+        constexpr int n = P::value.template get<attr_kind::bits>().n;
+        static_assert(n >= 1 && n <= std::numeric_limits<std::make_unsigned_t<U>>::digits,
+                      "netser: netser::bits(n) needs 1 <= n <= the enum's width");
+        return enum_as_encoding<E, bits_encoding>{{n}};
     }
 }
 

@@ -6,11 +6,14 @@
 
 #include <netser/attributes.hpp>
 #include <netser/check.hpp>
+#include <netser/delta.hpp>
+#include <netser/delta_packet.hpp>
 #include <netser/linking.hpp>
 #include <netser/packet.hpp>
 #include <netser/profile_stream.hpp>
 #include <netser/quaternion.hpp>
 #include <netser/reflect.hpp>
 #include <netser/schema_hash.hpp>
+#include <netser/schema_json.hpp>
 #include <netser/to_string.hpp>
 #include <netser/unit_vector.hpp>

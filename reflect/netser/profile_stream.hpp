@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/delta.hpp>
 #include <netser/reflect.hpp>
 #include <netser/stream.hpp>
 
@@ -36,15 +37,19 @@ template <class = void>
 class basic_profile_stream : public measure_stream {
 public:
     /// Measures obj as one packet and adds its bits to the budget. False if the
-    /// measure fails (a value a write would refuse).
+    /// measure fails (a value a write would refuse). The context and the nesting
+    /// limit set on the stream stay for every packet.
     template <class T>
     bool profile(const T& obj) {
-        static_cast<measure_stream&>(*this) = measure_stream{};
-        path_ = std::string(detail::root_name<T>());
-        const bool ok = serialize(*this, obj);
-        sample_[path_] += bits_processed();
-        fold();
-        return ok;
+        return profile_with(obj, [&] { return serialize(*this, obj); });
+    }
+
+    /// Measures obj's delta against baseline (serialize_delta) as one packet. The bits
+    /// of a container's element list (which elements changed) count in the container's
+    /// row, not in its elements' ("cubes" minus "cubes[]").
+    template <class T>
+    bool profile_delta(const T& obj, const T& baseline) {
+        return profile_with(obj, [&] { return serialize_delta(*this, obj, baseline); });
     }
 
     // Hooks the visitor calls (see detail::profiling_stream).
@@ -135,6 +140,20 @@ public:
     }
 
 private:
+    template <class T, class Measure>
+    bool profile_with(const T&, Measure&& measure) {
+        void* const context = this->context();
+        const std::size_t depth = this->max_depth();
+        static_cast<measure_stream&>(*this) = measure_stream{}; // a fresh count and error
+        this->set_context(context);
+        this->set_max_depth(depth);
+        path_ = std::string(detail::root_name<T>());
+        const bool ok = measure();
+        sample_[path_] += bits_processed();
+        fold();
+        return ok;
+    }
+
     struct frame {
         std::size_t path_length;
         std::size_t start_bit;

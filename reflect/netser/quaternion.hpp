@@ -2,6 +2,7 @@
 
 #include <netser/bits_required.hpp>
 #include <netser/detail/config.hpp>
+#include <netser/difference_ladder.hpp>
 #include <netser/detail/float_math.hpp>
 #include <netser/primitives.hpp>
 #include <netser/quantization.hpp>
@@ -89,36 +90,44 @@ NETSER_INLINE std::uint32_t unit_code(const quantization& q, float v) noexcept {
 }
 
 // The fields of a rotation or direction (an index or a flag, and codes of unit
-// components; each 1 to 32 bits), LSB first in order, through the stream. When they fit
-// 64 bits they go in one call: the same bits on the wire as one call per field, with one
-// room check instead of several. A failure is reported at `at`, the value's first bit.
-// (Unrolled by hand, field by field: compilers keep loops over these arrays in memory.)
+// components; each 1 to 32 bits), LSB first in order, through the stream; a read checks
+// each against its limit (a code above max_int, i.e. 2^bits - 1, fails with
+// out_of_range). When they fit 64 bits, and a read has them all, they go in one call: the
+// same bits on the wire, and the same errors, as field by field, with one room check
+// instead of several. Else field by field, so that a truncated read fails as before at
+// the first field out of range or, if none, with overflow. Any failure is reported at
+// `at`, the value's first bit. (Unrolled by hand: compilers keep loops over these arrays
+// in memory.)
 template <stream S, std::size_t N, std::size_t... I>
 NETSER_INLINE bool serialize_fields(S& s, std::array<std::uint64_t, N>& fields, const std::array<int, N>& widths,
-                                    std::size_t at, std::index_sequence<I...>) noexcept {
+                                    const std::array<std::uint64_t, N>& limits, std::size_t at,
+                                    std::index_sequence<I...>) noexcept {
     const int total = (widths[I] + ...);
-    if (total > 64) return ((s.process_bits(fields[I], widths[I]) || failed_from(s, at)) && ...);
-    std::array<int, N> offsets{};
-    int offset = 0;
-    ((offsets[I] = offset, offset += widths[I]), ...);
-    std::uint64_t packed = 0;
-    if constexpr (!S::is_reading) ((packed |= fields[I] << offsets[I]), ...);
-    if (!s.process_bits(packed, total)) return failed_from(s, at);
-    if constexpr (S::is_reading) ((fields[I] = packed >> offsets[I] & ((std::uint64_t{1} << widths[I]) - 1)), ...);
-    return true;
+    if (total <= 64 && (!S::is_reading || s.bits_remaining() >= static_cast<std::size_t>(total))) [[likely]] {
+        std::array<int, N> offsets{};
+        int offset = 0;
+        ((offsets[I] = offset, offset += widths[I]), ...);
+        std::uint64_t packed = 0;
+        if constexpr (!S::is_reading) ((packed |= fields[I] << offsets[I]), ...);
+        if (!s.process_bits(packed, total)) return failed_from(s, at);
+        if constexpr (S::is_reading) {
+            ((fields[I] = packed >> offsets[I] & ((std::uint64_t{1} << widths[I]) - 1)), ...);
+            if (!((fields[I] <= limits[I]) & ...)) [[unlikely]] return s.fail(errc::out_of_range, at);
+        }
+        return true;
+    }
+    const auto one = [&](std::uint64_t& field, int width, std::uint64_t limit) {
+        if (!s.process_bits(field, width)) return failed_from(s, at);
+        if (S::is_reading && field > limit) [[unlikely]] return s.fail(errc::out_of_range, at);
+        return true;
+    };
+    return (one(fields[I], widths[I], limits[I]) && ...);
 }
 
 template <stream S, std::size_t N>
 NETSER_INLINE bool serialize_fields(S& s, std::array<std::uint64_t, N>& fields, const std::array<int, N>& widths,
-                                    std::size_t at) noexcept {
-    return serialize_fields(s, fields, widths, at, std::make_index_sequence<N>{});
-}
-
-// A code above max_int, i.e. 2^bits - 1 (all ones), fails a read with out_of_range at
-// `at`, the value's first bit.
-template <stream S, class... Code>
-NETSER_INLINE bool codes_in_range(S& s, const quantization& q, std::size_t at, Code... codes) noexcept {
-    return ((codes <= q.max_int) & ...) || s.fail(errc::out_of_range, at);
+                                    const std::array<std::uint64_t, N>& limits, std::size_t at) noexcept {
+    return serialize_fields(s, fields, widths, limits, at, std::make_index_sequence<N>{});
 }
 
 // The larger of two floats that are not NaN, by value (std::max returns a reference, which
@@ -534,16 +543,26 @@ NETSER_INLINE unit_quaternion_fields unit_quaternion_write(const std::array<floa
 /// re-encodes to the same bits. A non-finite component fails the write with invalid_value;
 /// code 2^bits - 1 fails the read with out_of_range; every other packet reads as a unit
 /// quaternion. docs/game_encodings.md gives the rule and the error.
+///
+/// Delta (netser::serialize_delta): 1 bit, changed. A changed rotation whose largest
+/// component's index is the baseline's sends 1 bit (same largest), then per code 1 bit
+/// (changed) and, when changed, its difference from the baseline's code through `ladder`
+/// (the codes' range [0, max_int]); otherwise 0 and the plain encoding. The baseline's
+/// codes are those it encodes to, which for a decoded rotation are the ones it came from.
 struct smallest_three {
     int bits;
+    difference_ladder ladder = default_difference_ladder; ///< for the delta of a changed code
 
-    constexpr explicit smallest_three(int bits_per_component) noexcept : bits(bits_per_component) {}
+    constexpr explicit smallest_three(int bits_per_component,
+                                      difference_ladder delta_ladder = default_difference_ladder) noexcept
+        : bits(bits_per_component), ladder(delta_ladder) {}
 
     static constexpr float bound = 0.70710678f;
     constexpr quantization params() const noexcept { return quantization::centered_bits(bound, bits); }
     constexpr std::size_t max_bits() const noexcept { return 2 + 3 * static_cast<std::size_t>(bits); }
-    // The wire of max_int = 2^bits - 2 (an earlier one used 2^bits - 1): another schema hash.
-    static constexpr std::string_view schema_tag() noexcept { return "smallest_three max_int=2^b-2"; }
+    // The tag names the codec (the schema tools know it); schema_hash also hashes
+    // params().max_int, so this wire (2^bits - 2) and an earlier one (2^bits - 1) differ.
+    static constexpr std::string_view schema_tag() noexcept { return "smallest_three"; }
 
     // Inlined: with the bit count a constant of the member's description, so is params().
     template <stream S, detail::quaternion_like Q>
@@ -558,13 +577,70 @@ struct smallest_three {
             f = detail::smallest_three_write(c, q);
         }
         std::array<std::uint64_t, 4> fields{f.largest, f.codes[0], f.codes[1], f.codes[2]};
-        if (!detail::serialize_fields(s, fields, {2, q.bits, q.bits, q.bits}, at)) return false;
+        if (!detail::serialize_fields(s, fields, {2, q.bits, q.bits, q.bits}, {3, q.max_int, q.max_int, q.max_int}, at))
+            return false;
         if constexpr (S::is_reading) {
-            if (!detail::codes_in_range(s, q, at, fields[1], fields[2], fields[3])) return false;
             const auto code = [&](std::size_t i) { return static_cast<std::uint32_t>(fields[i]); };
             detail::from_xyzw(quat, detail::smallest_three_decode({code(0), {code(1), code(2), code(3)}}, q));
         }
         return true;
+    }
+
+    template <stream S, detail::quaternion_like Q>
+    bool serialize_delta(S& s, Q& quat, const Q& baseline) const noexcept {
+        const std::size_t at = s.bits_processed();
+        const quantization q = params();
+        if (!q.valid || !ladder.valid()) [[unlikely]] return s.fail(errc::invalid_value, at);
+        const std::array<float, 4> b = detail::to_xyzw(baseline);
+        if (!detail::all_finite(b)) [[unlikely]] return s.fail(errc::invalid_value, at);
+        const detail::smallest_three_fields base = detail::smallest_three_write(b, q);
+        detail::smallest_three_fields f = base;
+        if constexpr (!S::is_reading) {
+            const std::array<float, 4> c = detail::to_xyzw(quat);
+            if (!detail::all_finite(c)) [[unlikely]] return s.fail(errc::invalid_value, at);
+            f = detail::smallest_three_write(c, q);
+        }
+        bool changed = f.largest != base.largest || f.codes != base.codes;
+        if (!serialize_bool(s, changed)) return false;
+        if (!changed) {
+            if constexpr (S::is_reading) quat = baseline;
+            return true;
+        }
+        bool same_largest = f.largest == base.largest;
+        if (!serialize_bool(s, same_largest)) return detail::failed_from(s, at);
+        if (!same_largest) {
+            Q whole = quat;
+            if (!serialize(s, whole)) return detail::failed_from(s, at);
+            if constexpr (S::is_reading) quat = whole;
+            return true;
+        }
+        for (std::size_t k = 0; k < 3; ++k) {
+            bool code_changed = f.codes[k] != base.codes[k];
+            if (!serialize_bool(s, code_changed)) return detail::failed_from(s, at);
+            if (!code_changed) continue;
+            std::uint64_t code = f.codes[k];
+            if (!serialize_code_difference(s, code, base.codes[k], q.max_int, ladder))
+                return detail::failed_from(s, at);
+            f.codes[k] = static_cast<std::uint32_t>(code);
+        }
+        if constexpr (S::is_reading) detail::from_xyzw(quat, detail::smallest_three_decode(f, q));
+        return true;
+    }
+
+    /// Whether quat goes as the baseline does (both encode to the same fields).
+    template <detail::quaternion_like Q>
+    bool unchanged(const Q& quat, const Q& baseline) const noexcept {
+        const quantization q = params();
+        const std::array<float, 4> c = detail::to_xyzw(quat), b = detail::to_xyzw(baseline);
+        if (!q.valid || !detail::all_finite(c) || !detail::all_finite(b)) return false;
+        const detail::smallest_three_fields x = detail::smallest_three_write(c, q), y = detail::smallest_three_write(b, q);
+        return x.largest == y.largest && x.codes == y.codes;
+    }
+
+    constexpr std::size_t max_delta_bits() const noexcept {
+        // changed, same largest, then three codes (a flag and a difference each) or the whole.
+        const std::size_t by_codes = 3 * (1 + max_difference_bits(params().max_int, ladder));
+        return 2 + (by_codes > max_bits() ? by_codes : max_bits());
     }
 };
 
@@ -582,7 +658,7 @@ struct unit_quaternion {
 
     constexpr quantization params() const noexcept { return quantization::centered_bits(1.f, bits); }
     constexpr std::size_t max_bits() const noexcept { return 3 * static_cast<std::size_t>(bits) + 1; }
-    static constexpr std::string_view schema_tag() noexcept { return "unit_quaternion max_int=2^b-2"; }
+    static constexpr std::string_view schema_tag() noexcept { return "unit_quaternion"; }
 
     template <stream S, detail::quaternion_like Q>
     NETSER_INLINE bool serialize(S& s, Q& quat) const noexcept {
@@ -596,9 +672,9 @@ struct unit_quaternion {
             f = detail::unit_quaternion_write(c, q);
         }
         std::array<std::uint64_t, 4> fields{f.codes[0], f.codes[1], f.codes[2], f.negative_w ? 1u : 0u};
-        if (!detail::serialize_fields(s, fields, {q.bits, q.bits, q.bits, 1}, at)) return false;
+        if (!detail::serialize_fields(s, fields, {q.bits, q.bits, q.bits, 1}, {q.max_int, q.max_int, q.max_int, 1}, at))
+            return false;
         if constexpr (S::is_reading) {
-            if (!detail::codes_in_range(s, q, at, fields[0], fields[1], fields[2])) return false;
             const auto code = [&](std::size_t i) { return static_cast<std::uint32_t>(fields[i]); };
             detail::from_xyzw(quat, detail::unit_quaternion_decode({{code(0), code(1), code(2)}, fields[3] != 0}, q));
         }

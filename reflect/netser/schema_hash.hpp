@@ -6,6 +6,7 @@
 #include <netser/detail/adl.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/enum_codec.hpp>
+#include <netser/quantization.hpp>
 #include <netser/stream.hpp>
 
 #include <boost/describe/enumerators.hpp>
@@ -13,6 +14,7 @@
 #include <boost/pfr/core.hpp>
 
 #include <bit>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -65,6 +67,8 @@ constexpr std::string_view attr_kind_name(attr_kind k) noexcept {
     case attr_kind::finite: return "finite";
     case attr_kind::raw_bytes: return "raw_bytes";
     case attr_kind::sparse: return "sparse";
+    case attr_kind::delta_ladder: return "delta_ladder";
+    case attr_kind::delta_whole: return "delta_whole";
     }
     return "unknown";
 }
@@ -120,6 +124,9 @@ constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
                 h.number(a.n);
             } else if constexpr (A::kind == attr_kind::only_if) {
                 h.text(flag_member_name(a.flag));
+            } else if constexpr (A::kind == attr_kind::delta_ladder) {
+                h.number(static_cast<std::uint64_t>(a.ladder.rungs));
+                for (int j = 0; j < a.ladder.rungs; ++j) h.number(a.ladder.limit[j]);
             }
             // Other kinds (skip...) carry no value: the kind is enough.
         }
@@ -128,6 +135,15 @@ constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
         h.text("user");
         if constexpr (requires { a.schema_tag(); }) h.text(a.schema_tag());
         h.number(a.max_bits());
+        // The range of its codes when it quantizes (the rotation and direction codecs): the
+        // same tag and bits with another max_int is another wire.
+        if constexpr (requires { { a.params() } -> std::same_as<quantization>; }) h.number(a.params().max_int);
+        if constexpr (requires { a.ladder.rungs; }) { // its delta's ladder (smallest_three), unless the default
+            if (!a.ladder.same_rungs(default_difference_ladder)) {
+                h.number(static_cast<std::uint64_t>(a.ladder.rungs));
+                for (int j = 0; j < a.ladder.rungs; ++j) h.number(a.ladder.limit[j]);
+            }
+        }
     }
 }
 

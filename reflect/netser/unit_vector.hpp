@@ -46,7 +46,7 @@ struct unit_vector {
 
     constexpr quantization params() const noexcept { return quantization::centered_bits(1.f, bits); }
     constexpr std::size_t max_bits() const noexcept { return 2 * static_cast<std::size_t>(bits); }
-    static constexpr std::string_view schema_tag() noexcept { return "unit_vector max_int=2^b-2"; }
+    static constexpr std::string_view schema_tag() noexcept { return "unit_vector"; }
 
     template <stream S, detail::vector3_like V>
     bool serialize(S& s, V& vec) const noexcept {
@@ -76,9 +76,8 @@ struct unit_vector {
         }
         std::array<std::uint64_t, 2> codes{};
         if constexpr (!S::is_reading) codes = {detail::unit_code(q, u), detail::unit_code(q, v)};
-        if (!detail::serialize_fields(s, codes, {q.bits, q.bits}, at)) return false;
+        if (!detail::serialize_fields(s, codes, {q.bits, q.bits}, {q.max_int, q.max_int}, at)) return false;
         if constexpr (S::is_reading) {
-            if (!detail::codes_in_range(s, q, at, codes[0], codes[1])) return false;
             u = q.decode(static_cast<std::uint32_t>(codes[0]));
             v = q.decode(static_cast<std::uint32_t>(codes[1]));
             float z = 1.f - detail::fp::abs(u) - detail::fp::abs(v);

@@ -17,6 +17,16 @@
 //    `constexpr std::size_t max_bits()`. It replaces netser's encoding for that one
 //    member only: the same float can be an angle in one struct and a speed in another.
 //
+// 3. Delta compression (netser::serialize_delta) works with both as they are: a changed
+//    value is sent whole. Either may do better with its own
+//    `serialize_delta(Stream&, T& value, const T& baseline)`, the value's whole delta
+//    (its changed bit included; a reader fills value from the baseline), plus its bound
+//    for netser::max_delta_bits<> (netser_max_delta_bits(const T*), or a
+//    max_delta_bits() member of the attribute) and, for an attribute, an optional
+//    `unchanged(value, baseline)` that tells whether a value goes as the baseline does.
+//    netser::serialize_code_difference sends a code as its difference from the
+//    baseline's, in few bits when it is small.
+//
 // Both follow the rules of the primitives:
 // - One function for all three streams. S::is_reading is true for read_stream only;
 //   S::is_writing is true for write_stream and measure_stream (measuring is a write
@@ -97,6 +107,45 @@ constexpr std::size_t netser_max_bits(const Vec3*) { return 3 * static_cast<std:
 // The encoding's name in netser::schema_hash<>: change it when the encoding changes.
 constexpr std::string_view netser_schema_tag(const Vec3*) { return "thirdparty::Vec3 q(-1024,1024,0.01)"; }
 
+// Its delta: a changed bit, then per component a changed bit and the difference of its
+// code from the baseline's (a Vec3 that moved a few centimetres along one axis costs a
+// few bits, not 54). The baseline is what the reader holds (decoded), so both sides
+// compute the same baseline codes.
+template <class Stream>
+bool serialize_delta(Stream& s, Vec3& v, const Vec3& baseline) {
+    float now[3] = {}, before[3] = {};
+    baseline.store(before);
+    if constexpr (Stream::is_writing) v.store(now);
+    std::uint64_t codes[3] = {}, base_codes[3] = {};
+    bool changed = false;
+    for (int i = 0; i < 3; ++i) {
+        base_codes[i] = vec3_component.encode(before[i]);
+        if constexpr (Stream::is_writing) {
+            if (std::isnan(now[i])) return s.fail(netser::errc::invalid_value, s.bits_processed());
+            codes[i] = vec3_component.encode(now[i]);
+            changed = changed || codes[i] != base_codes[i];
+        }
+    }
+    if (!netser::serialize_bool(s, changed)) return false;
+    if (!changed) {
+        if constexpr (Stream::is_reading) v = baseline;
+        return true;
+    }
+    for (int i = 0; i < 3; ++i) {
+        bool moved = codes[i] != base_codes[i];
+        if (!netser::serialize_bool(s, moved)) return false;
+        if (!moved) codes[i] = base_codes[i];
+        else if (!netser::serialize_code_difference(s, codes[i], base_codes[i], vec3_component.max_int)) return false;
+        now[i] = vec3_component.decode(static_cast<std::uint32_t>(codes[i]));
+    }
+    if constexpr (Stream::is_reading) v.load(now);
+    return true;
+}
+
+constexpr std::size_t netser_max_delta_bits(const Vec3*) {
+    return 1 + 3 * (1 + netser::max_difference_bits(vec3_component.max_int));
+}
+
 } // namespace thirdparty
 
 // --- Hook 2: an attribute (your code) -----------------------------------------
@@ -116,8 +165,7 @@ struct angle256_t {
         if constexpr (S::is_writing) {
             // Our own check: a NaN or infinite angle has no step; the error names the member.
             if (!std::isfinite(radians)) return s.fail(netser::errc::invalid_value, at);
-            const float turns = radians / two_pi - std::floor(radians / two_pi); // [0, 1]
-            step = static_cast<std::uint8_t>(static_cast<unsigned>(std::lround(turns * 256.f)) % 256u);
+            step = static_cast<std::uint8_t>(step_of(radians)); // [0, 1] turns in 256 steps
         }
         if (!netser::serialize_bits(s, step, 8)) return false;
         if constexpr (S::is_reading) radians = static_cast<float>(step) * (two_pi / 256.f);
@@ -127,6 +175,42 @@ struct angle256_t {
     constexpr std::size_t max_bits() const { return 8; }             // for netser::max_bits<>
     constexpr std::size_t min_bits() const { return 8; }             // optional: the fewest bits
     constexpr std::string_view schema_tag() const { return "angle256"; } // optional: for schema_hash
+
+    // Optional, delta: a changed bit, then the turn's difference in steps modulo a turn
+    // (359 degrees to 1 degree is 2 steps, not 254), as a difference of codes from the
+    // middle of [0, 255].
+    template <class S>
+    bool serialize_delta(S& s, float& radians, const float& baseline) const {
+        const unsigned base = step_of(baseline);
+        unsigned step = 0;
+        if constexpr (S::is_writing) {
+            if (!std::isfinite(radians)) return s.fail(netser::errc::invalid_value, s.bits_processed());
+            step = step_of(radians);
+        }
+        bool changed = step != base;
+        if (!netser::serialize_bool(s, changed)) return false;
+        if (!changed) {
+            if constexpr (S::is_reading) radians = baseline;
+            return true;
+        }
+        std::uint64_t turn = (step - base + 128u) % 256u; // 128 = no turn
+        if (!netser::serialize_code_difference(s, turn, 128, 255)) return false;
+        if constexpr (S::is_reading) radians = static_cast<float>((base + turn + 128u) % 256u) * (two_pi / 256.f);
+        return true;
+    }
+    constexpr std::size_t max_delta_bits() const { return 1 + netser::max_difference_bits(255); }
+    // Optional: whether a value goes as the baseline does (else netser compares the bits
+    // each would write).
+    bool unchanged(const float& radians, const float& baseline) const {
+        return std::isfinite(radians) && step_of(radians) == step_of(baseline);
+    }
+
+private:
+    static unsigned step_of(float radians) {
+        if (!std::isfinite(radians)) return 0;
+        const float turns = radians / two_pi - std::floor(radians / two_pi);
+        return static_cast<unsigned>(std::lround(turns * 256.f)) % 256u;
+    }
 };
 inline constexpr angle256_t angle256{};
 
@@ -243,6 +327,32 @@ bool round_trip(const char* title, const game::Missile& sent) {
     return ok;
 }
 
+// A delta against the missile as the reader received it: the two user deltas at work.
+bool delta_round_trip(const game::Missile& before) {
+    game::Missile baseline; // what the reader holds: the decoded missile
+    if (const netser::error e = netser::as_received(before, baseline)) return failed("as_received", e);
+    game::Missile now = baseline;
+    now.position = {now.position.x() + 0.25f, now.position.y(), now.position.z()}; // 25 steps along x
+    now.heading = baseline.heading - 3 * game::two_pi / 256.f;                       // 3 steps back
+    std::printf("Delta against the previous missile (position moved 25 cm along x, heading 3 steps back)\n");
+    std::array<std::byte, netser::max_delta_bytes<game::Missile>()> buffer{};
+    netser::write_stream w(buffer);
+    if (!netser::serialize_delta(w, now, baseline)) return failed("delta write", w.error());
+    netser::measure_stream plain;
+    netser::serialize(plain, now);
+    std::printf("  size       %zu bits as a delta, %zu bits whole; netser::max_delta_bits<Missile>() = %zu\n",
+                w.bits_processed(), plain.bits_processed(), netser::max_delta_bits<game::Missile>());
+    const auto bytes = w.finish();
+    print_hex(bytes);
+    game::Missile received;
+    netser::read_stream r(bytes);
+    if (!netser::serialize_delta(r, received, baseline)) return failed("delta read", r.error());
+    const bool ok = near(now, received) && w.bits_processed() < plain.bits_processed();
+    std::printf("  %s\n\n", ok ? "OK: the reader rebuilt the missile from its baseline and the changes"
+                                 : "MISMATCH");
+    return ok;
+}
+
 } // namespace
 
 int main() {
@@ -260,6 +370,8 @@ int main() {
     m.heading = -0.7853982f; // -1/8 turn: wraps to 7/8, step 224
     m.trail = {{90.f, -3.5f, 870.f}, {95.125f, -3.5f, 875.f}, {-1024.f, 1024.f, 0.f}};
     ok &= round_trip("Missile with a trail of 3 (each Vec3 through the same codec)", m);
+
+    ok &= delta_round_trip(m);
 
     std::printf("Failures inside the extensions name the member\n");
     bool rejected = true;

@@ -576,7 +576,7 @@ TEST_CASE("serialize_string writes the golden vectors", "[primitives][string]") 
         true, std::string("hi"));
 }
 
-TEST_CASE("serialize_string round trips random strings, any bytes included", "[primitives][string]") {
+TEST_CASE("serialize_raw_string round trips random strings, any bytes included", "[primitives][string]") {
     std::mt19937_64 rng(36);
     for (int round = 0; round < 3000; ++round) {
         const std::size_t max_length = static_cast<std::size_t>(rng() % 300);
@@ -587,7 +587,7 @@ TEST_CASE("serialize_string round trips random strings, any bytes included", "[p
         netser::write_stream w(buffer.data(), buffer.size());
         std::uint16_t pre = 0;
         REQUIRE(netser::serialize_bits(w, pre, skew));
-        REQUIRE(netser::serialize_string(w, text, max_length));
+        REQUIRE(netser::serialize_raw_string(w, text, max_length));
         reference_writer ref;
         ref.put(0, skew);
         ref.put(text.size(), oracle_bits(max_length));
@@ -599,7 +599,7 @@ TEST_CASE("serialize_string round trips random strings, any bytes included", "[p
         netser::read_stream r(in.span());
         std::string got = "previous contents";
         REQUIRE(netser::serialize_bits(r, pre, skew));
-        REQUIRE(netser::serialize_string(r, got, max_length));
+        REQUIRE(netser::serialize_raw_string(r, got, max_length));
         CHECK(got == text);
     }
 }
@@ -845,7 +845,7 @@ TEST_CASE("the hostile packets of the wire format document fail as documented", 
         std::size_t bit;
         bool (*read)(netser::read_stream&);
     };
-    const std::array<hostile, 17> cases{{
+    const std::array<hostile, 21> cases{{
         {"", errc::overflow, 0, [](netser::read_stream& s) { int v = 0; return netser::serialize_int(s, v, 0, 1); }},
         {"09", errc::out_of_range, 0, [](netser::read_stream& s) { int v = 0; return netser::serialize_int(s, v, 0, 8); }},
         {"7D", errc::out_of_range, 3,
@@ -880,6 +880,14 @@ TEST_CASE("the hostile packets of the wire format document fail as documented", 
         {"F1 41", errc::invalid_value, 0,
          [](netser::read_stream& s) { std::string v; return netser::serialize_string(s, v, 15); }},
         {"06 67 6F 6C", errc::overflow, 0,
+         [](netser::read_stream& s) { std::string v; return netser::serialize_string(s, v, 15); }},
+        {"01 00", errc::invalid_value, 0,
+         [](netser::read_stream& s) { std::string v; return netser::serialize_string(s, v, 15); }},
+        {"01 80", errc::invalid_value, 0,
+         [](netser::read_stream& s) { std::string v; return netser::serialize_string(s, v, 15); }},
+        {"02 C0 80", errc::invalid_value, 0,
+         [](netser::read_stream& s) { std::string v; return netser::serialize_string(s, v, 15); }},
+        {"03 ED A0 80", errc::invalid_value, 0,
          [](netser::read_stream& s) { std::string v; return netser::serialize_string(s, v, 15); }},
         {"05 78 56 34 12", errc::check_failed, 3,
          [](netser::read_stream& s) {

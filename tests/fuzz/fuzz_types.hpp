@@ -340,8 +340,9 @@ constexpr std::size_t write_capacity() noexcept {
 
 // --- UTF-8, checked independently of the library ---------------------------------
 
-/// Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF.
-inline bool is_utf8(std::string_view s) noexcept {
+/// What a checked string carries: strict UTF-8 (RFC 3629: no overlong forms, no
+/// surrogates, nothing above U+10FFFF) without NUL (U+0000).
+inline bool is_text(std::string_view s) noexcept {
     std::size_t i = 0;
     while (i < s.size()) {
         const auto b0 = static_cast<unsigned char>(s[i]);
@@ -358,7 +359,7 @@ inline bool is_utf8(std::string_view s) noexcept {
             if ((b & 0xc0u) != 0x80u) return false;
             cp = (cp << 6) | (b & 0x3fu);
         }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+        if (cp == 0 || cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
         i += static_cast<std::size_t>(n) + 1;
     }
     return true;
@@ -379,11 +380,12 @@ inline std::size_t pick_count(rng& r, std::size_t max, size_mode m) {
     }
 }
 
-/// Valid UTF-8 of at most max bytes: ASCII, and 2-, 3- and 4-byte characters.
+/// Valid text of at most max bytes: ASCII (DEL, the largest, included), and 2-, 3- and
+/// 4-byte characters.
 inline std::string utf8_text(rng& r, std::size_t max, size_mode m) {
     static constexpr std::string_view pieces[] = {"a", "Z", "0", " ", "-", "\xc3\xa9", "\xe2\x82\xac",
                                                   "\xf0\x9f\x98\x80", "\xed\x9f\xbf", "\xf4\x8f\xbf\xbf",
-                                                  std::string_view("\0", 1)};
+                                                  "\x7f"};
     const std::size_t target = pick_count(r, max, m);
     std::string s;
     for (int tries = 0; s.size() < target && tries < 64; ++tries) {
@@ -656,7 +658,7 @@ inline bool satisfies_declared(const Player& p) {
     const bool heading_step = p.heading >= 0.f && p.heading < 1.f && p.heading * 256.f == std::floor(p.heading * 256.f);
     return in_range(p.health, 0, 100) && within(p.x, -2000.f, 2000.f) && within(p.y, -2000.f, 2000.f) &&
            (p.moving ? within(p.vx, -50.f, 50.f) : p.vx == 0.f) && declared(p.weapon) && declared(p.mode) &&
-           p.name.size() <= 16 && is_utf8(p.name) && p.tag.size() <= 8 && p.inventory.size() <= 8 &&
+           p.name.size() <= 16 && is_text(p.name) && p.tag.size() <= 8 && p.inventory.size() <= 8 &&
            [&] {
                for (auto i : p.inventory)
                    if (i > 1023) return false;
@@ -671,13 +673,13 @@ inline bool satisfies_declared(const Inventory& v) {
     if (v.names.size() > 4 || v.stock.size() > 6 || v.ids.size() > 5 || v.maybe.size() > 3 || v.bits.size() > 10)
         return false;
     for (const auto& n : v.names)
-        if (n.size() > 12 || !is_utf8(n)) return false;
+        if (n.size() > 12 || !is_text(n)) return false;
     for (const auto& [k, s] : v.stock)
         if (!in_range(s, -1000, 1000)) return false;
     for (auto id : v.ids)
         if (id > 4095) return false;
-    if (v.note.size() > 40 || !is_utf8(v.note)) return false;
-    if (v.motd && (v.motd->size() > 20 || !is_utf8(*v.motd))) return false;
+    if (v.note.size() > 40 || !is_text(v.note)) return false;
+    if (v.motd && (v.motd->size() > 20 || !is_text(*v.motd))) return false;
     return v.pick.index() < 3;
 }
 
@@ -719,7 +721,7 @@ inline bool satisfies_declared(const Envelope& e) {
     case 0: return std::get<0>(e.body).sequence <= 1000;
     case 1: {
         const auto& c = std::get<1>(e.body);
-        return c.text.size() <= 64 && is_utf8(c.text) && c.channel <= 7;
+        return c.text.size() <= 64 && is_text(c.text) && c.channel <= 7;
     }
     case 2: {
         const auto& mv = std::get<2>(e.body);

@@ -1,8 +1,10 @@
 // Writes the seed corpora of the fuzz targets from valid packets of every type:
 //   make_seeds <folder>   ->  <folder>/raw/<Type>-<n>     (read_fuzz, roundtrip_fuzz)
 //                             <folder>/packet/<Type>-<n>  (packet_fuzz, packet_crc_fuzz)
+//                             <folder>/delta/<Type>-<n>   (delta_fuzz)
 // Each file is the type's selector byte, then the bytes of netser::serialize (raw) or
-// netser::write_packet (packet). The values come from fuzz_types.hpp's generator: the
+// netser::write_packet (packet); a delta seed is the selector, the baseline's seed byte,
+// then netser::serialize_delta of a value against that baseline. The values come from fuzz_types.hpp's generator: the
 // default value, small and full-size random values, and the deepest trees a default
 // read accepts. The output is the same on every run and every host.
 #include "fuzz_types.hpp"
@@ -51,6 +53,23 @@ bool emit(const fs::path& root, std::size_t index, const std::string& name, cons
     return true;
 }
 
+// A delta of `value` against the small generator value of `seed` (as a reader holds it),
+// which is one of the baselines delta_fuzz reads against.
+template <class T>
+bool emit_delta(const fs::path& root, std::size_t index, const std::string& name, const T& value, std::uint8_t seed) {
+    T base{};
+    if (netser::as_received(netser_fuzz::make_value<T>(seed, netser_fuzz::size_mode::small), base)) return false;
+    std::vector<std::byte> buffer(2 * netser_fuzz::write_capacity<T>() + 64);
+    buffer[0] = static_cast<std::byte>(seed);
+    netser::write_stream w{std::span<std::byte>(buffer).subspan(1)};
+    if (!netser::serialize_delta(w, value, base)) {
+        std::fprintf(stderr, "make_seeds: %s does not write as a delta\n", name.c_str());
+        return false;
+    }
+    save(root / "delta" / name, index, std::span<const std::byte>(buffer).first(1 + w.finish().size()));
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -61,6 +80,7 @@ int main(int argc, char** argv) {
     const fs::path root = argv[1];
     fs::create_directories(root / "raw");
     fs::create_directories(root / "packet");
+    fs::create_directories(root / "delta");
     bool ok = true;
     std::size_t files = 0;
     netser_fuzz::for_each_type([&]<class T>(std::type_identity<T>, std::size_t index) {
@@ -73,6 +93,13 @@ int main(int argc, char** argv) {
         for (int k = 0; k < random_per_mode; ++k) {
             one("small-" + std::to_string(k), netser_fuzz::make_value<T>(static_cast<std::uint64_t>(k), netser_fuzz::size_mode::small));
             one("full-" + std::to_string(k), netser_fuzz::make_value<T>(static_cast<std::uint64_t>(k), netser_fuzz::size_mode::full));
+        }
+        for (int k = 0; k < random_per_mode; ++k) {
+            const auto seed = static_cast<std::uint8_t>(k);
+            ok = emit_delta(root, index, type + "-delta-" + std::to_string(k),
+                            netser_fuzz::make_value<T>(static_cast<std::uint64_t>(k + 50), netser_fuzz::size_mode::small),
+                            seed) && ok;
+            ++files;
         }
         if constexpr (std::is_same_v<T, netser_fuzz::Node>) one("depth-64", netser_fuzz::node_chain(64));
         if constexpr (std::is_same_v<T, netser_fuzz::Chain>) {

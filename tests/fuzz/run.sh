@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs libFuzzer targets one after the other and prints what each did.
 #   tests/fuzz/run.sh <build dir> <seconds per target> <target>...
-# Inputs: <build dir>/seeds/{raw,packet} (make_seeds) and <build dir>/corpus/<target>
+# Inputs: <build dir>/seeds/{raw,packet,delta} (make_seeds) and <build dir>/corpus/<target>
 # (grown by earlier runs). Crashes, leaks, timeouts and over-limit allocations are
 # written to <build dir>/findings/<target>-*; logs to <build dir>/logs/<target>.log.
 # Exits non-zero when any target finds anything in this run.
@@ -20,6 +20,7 @@ for target in "$@"; do
   binary="$build/tests/fuzz/$target"
   case "$target" in
     packet*) seeds="$build/seeds/packet" ;;
+    delta*) seeds="$build/seeds/delta" ;;
     *) seeds="$build/seeds/raw" ;;
   esac
   corpus="$build/corpus/$target"

@@ -186,3 +186,56 @@ TEST_CASE("link_context refuses id 0, nullptr, and an id or object registered tw
     CHECK(links.object_of<GameObject>(3) == nullptr);
     CHECK(links.object_of<Tower>(1) == nullptr);
 }
+
+// write_packet / read_packet attach packet_options::context to their streams.
+// Unit{base, enemy} with protocol id 0x12345678: the payload 05 2C 01 (20 bits), the end
+// value 0x4724C6F4 ^ 20 = 0x4724C6E0, and the CRC-32 of 78 56 34 12 05 2C 01 E0 C6 24 47
+// (Python's zlib.crc32: 0x93140ED8).
+TEST_CASE("linked members go through write_packet and read_packet with the context in packet_options",
+          "[game][linking][packet][golden]") {
+    world w;
+    const netser::packet_options options{0x12345678u, &w.links};
+    std::vector<std::byte> buffer(netser::max_packet_bytes<Unit>());
+    const netser::packet_write_result out = netser::write_packet(std::span<std::byte>(buffer), Unit{&w.base, &w.enemy}, options);
+    REQUIRE_FALSE(out.error);
+    CHECK(netser_test::hex(out.bytes) == "D8 0E 14 93 05 2C 01 E0 C6 24 47");
+
+    Unit in{&w.stranger, &w.stranger};
+    REQUIRE_FALSE(netser::read_packet(out.bytes, in, options));
+    CHECK(in.home == &w.base);
+    CHECK(in.target == &w.enemy);
+
+    // Without the context, linked fails on both sides, as on a bare stream.
+    const netser::packet_options no_links{0x12345678u};
+    std::vector<std::byte> other(netser::max_packet_bytes<Unit>());
+    const netser::packet_write_result refused = netser::write_packet(std::span<std::byte>(other), Unit{&w.base, &w.enemy}, no_links);
+    CHECK(failure_of(refused.error) == fail(errc::invalid_value, 32, "Unit.home"));
+    CHECK(failure_of(netser::read_packet(out.bytes, in, no_links)) == fail(errc::invalid_value, 32, "Unit.home"));
+
+    // The growable overload passes it on too.
+    std::vector<std::byte> grown;
+    REQUIRE_FALSE(netser::write_packet(grown, Unit{&w.base, &w.enemy}, options).error);
+    CHECK(netser_test::hex(grown) == "D8 0E 14 93 05 2C 01 E0 C6 24 47");
+}
+
+TEST_CASE("profile_stream keeps its context and nesting limit from packet to packet", "[game][linking][profile]") {
+    world w;
+    netser::profile_stream p;
+    p.set_context(&w.links);
+    p.set_max_depth(7);
+    REQUIRE(p.profile(Unit{&w.base, &w.enemy}));
+    REQUIRE(p.profile(Unit{nullptr, &w.enemy})); // a second packet: the context must still be there
+    CHECK(p.context() == &w.links);
+    CHECK(p.max_depth() == 7);
+    CHECK(p.packets() == 2);
+    bool found = false;
+    for (const netser::profile_row& row : p.rows())
+        if (row.path == "Unit.target") {
+            found = true;
+            CHECK(row.mean == 12.0);
+        }
+    CHECK(found);
+
+    netser::profile_stream bare; // no context: linked refuses, as a write would
+    CHECK_FALSE(bare.profile(Unit{&w.base, &w.enemy}));
+}

@@ -86,12 +86,12 @@ TEST_CASE("a Ping packet has the golden bytes derived by hand", "[packet][golden
     ref.put(0, 32);
     ref.put(677, 10);
     ref.put(1, 1);
-    ref.align();
-    ref.put(end_magic, 32);
+    put_end_check(ref);
     std::vector<std::byte> expected = ref.bytes();
     REQUIRE(expected.size() == 10);
-    recrc(expected, protocol_id); // bitwise CRC-32 over 78 56 34 12 A5 06 F4 C6 24 47
-    CHECK(hex(expected) == "EC 6E 7D B5 A5 06 F4 C6 24 47");
+    // The payload is 11 bits: the end value is 0x4724C6F4 ^ 11 = 0x4724C6FF.
+    recrc(expected, protocol_id); // bitwise CRC-32 over 78 56 34 12 A5 06 FF C6 24 47
+    CHECK(hex(expected) == "ED E9 7C 62 A5 06 FF C6 24 47"); // Python: zlib.crc32 = 0x627CE9ED
 
     CHECK(hex(packet_of(Ping{677, true}, {protocol_id})) == hex(expected));
     Ping got;
@@ -116,7 +116,7 @@ TEST_CASE("the default protocol id is the schema hash", "[packet]") {
     const std::vector<std::byte> packet = packet_of(ping);
     CHECK(packet == packet_of(ping, {netser::schema_hash<Ping>()}));
     CHECK(crc_field(packet) == reference_packet_crc(0x4D1A36ACu, packet)); // the golden schema hash of Ping
-    CHECK(hex(packet) == "41 29 85 86 A5 06 F4 C6 24 47");
+    CHECK(hex(packet) == "40 AE 84 51 A5 06 FF C6 24 47"); // Python: zlib.crc32 = 0x5184AE40
 }
 
 TEST_CASE("every packet carries the standard CRC-32 of its protocol id and the bytes after the CRC",
@@ -138,7 +138,10 @@ TEST_CASE("between the CRC and the end check a packet holds the bytes of a bare 
         const std::vector<std::byte> packet = packet_of(m);
         REQUIRE(packet.size() == 4 + bare.size() + 4);
         CHECK(hex(std::span<const std::byte>(packet).subspan(4, bare.size())) == hex(bare));
-        CHECK(hex(std::span<const std::byte>(packet).last(4)) == "F4 C6 24 47");
+        const auto payload_bits = static_cast<std::uint32_t>(w.bits_processed());
+        reference_writer end;
+        end.put(end_magic ^ payload_bits, 32);
+        CHECK(hex(std::span<const std::byte>(packet).last(4)) == hex(end.bytes()));
     }
 }
 
@@ -314,8 +317,7 @@ TEST_CASE("a forged packet with a valid CRC is still decoded as hostile input", 
     ref.put('b', 8);
     ref.put(1, 2);   // team blue
     ref.put(127, 7); // level
-    ref.align();
-    ref.put(end_magic, 32);
+    put_end_check(ref);
     std::vector<std::byte> bad = ref.bytes();
     recrc(bad, netser::schema_hash<Join>());
     Join got;
@@ -333,8 +335,7 @@ TEST_CASE("a forged packet with a valid CRC is still decoded as hostile input", 
     fixed.put('b', 8);
     fixed.put(1, 2);
     fixed.put(41, 7);
-    fixed.align();
-    fixed.put(end_magic, 32);
+    put_end_check(fixed);
     std::vector<std::byte> good = fixed.bytes();
     recrc(good, netser::schema_hash<Join>());
     e = read_exact(good, got);

@@ -71,6 +71,14 @@ inline std::uint32_t crc_field(std::span<const std::byte> packet) {
 /// check_magic("netser end of packet"), computed with Python's FNV-1a, not netser.
 inline constexpr std::uint32_t end_magic = 0x4724C6F4u;
 
+/// Ends a hand-built packet as docs/wire_format.md says: zero bits to a byte boundary,
+/// then end_magic xor P, P the bits put after the 32-bit CRC field (the payload).
+inline void put_end_check(reference_writer& ref) {
+    const auto payload_bits = static_cast<std::uint32_t>(ref.bits() - 32);
+    ref.align();
+    ref.put(end_magic ^ payload_bits, 32);
+}
+
 /// write_packet into a buffer of exactly max_packet_bytes<T>(); the test fails if it fails.
 template <class T>
 std::vector<std::byte> packet_of(const T& msg, netser::packet_options options = {}) {

@@ -1,0 +1,439 @@
+#pragma once
+
+#include <netser/attributes.hpp>
+#include <netser/bits_required.hpp>
+#include <netser/bounds.hpp>
+#include <netser/detail/type_traits.hpp>
+#include <netser/encoding.hpp>
+#include <netser/primitives.hpp>
+#include <netser/relative_index.hpp>
+#include <netser/visitor.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+// Containers: strings, arrays (no count on the wire), vectors, maps and sets (a count
+// in [0, max_size], checked before anything is allocated, then the elements).
+// Delta: arrays and vectors send only the elements that changed (delta_elements);
+// strings, maps and sets that changed are sent whole.
+
+namespace netser::detail {
+
+template <stream S>
+bool apply_encoding(S& s, std::string& v, text_encoding e) {
+    return serialize_string_bytes(s, v, e.max_length, !e.raw_bytes); // serialize_string / serialize_raw_string
+}
+
+template <stream S>
+bool apply_delta(S& s, std::string& v, const std::string&, text_encoding e, const delta_params&) {
+    return apply_encoding(s, v, e);
+}
+
+/// A count in [0, max]: checked against max (too_large) and, on read, against the bits
+/// left for `min_element_bits` each (overflow), before anything is allocated.
+template <stream S>
+NETSER_INLINE bool serialize_count(S& s, std::uint64_t& count, std::size_t max,
+                                   std::size_t min_element_bits) noexcept {
+    const std::size_t at = s.bits_processed();
+    if constexpr (!S::is_reading)
+        if (count > max) [[unlikely]] return s.fail(errc::too_large, at);
+    if (!s.process_bits(count, bits_required_for_span(max))) return false;
+    if constexpr (S::is_reading) {
+        if (count > max) [[unlikely]] return s.fail(errc::too_large, at);
+        if (min_element_bits != 0 && count > s.bits_remaining() / min_element_bits) [[unlikely]]
+            return s.fail(errc::overflow, at);
+    }
+    return true;
+}
+
+inline bool same_encoded(const std::string& v, const std::string& b, text_encoding e) noexcept {
+    return v.size() <= e.max_length && v == b && (e.raw_bytes || is_valid_string(v));
+}
+
+template <stream S, class T, class Allocator, class E>
+bool apply_encoding(S& s, std::vector<T, Allocator>& v, sequence_encoding<E> e) {
+    std::uint64_t count = v.size();
+    if (!serialize_count(s, count, e.max_size, e.min_element_bits)) return false;
+    if constexpr (S::is_reading) {
+        v.clear();
+        v.resize(static_cast<std::size_t>(count));
+    }
+    for (std::size_t i = 0; i < v.size(); ++i)
+        if (!apply_encoding(s, v[i], e.element)) [[unlikely]] return fail_at_index(s, i);
+    return true;
+}
+
+template <class P, stream S, class T>
+bool serialize_elements(S& s, T* first, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+        if constexpr (profiling_stream<S>) s.enter_element();
+        const bool ok = serialize_value<P>(s, first[i]);
+        if constexpr (profiling_stream<S>) s.leave();
+        if (!ok) [[unlikely]] return fail_at_index(s, i);
+    }
+    return true;
+}
+
+// The elements of a std::array or C array, as a pointer and a count.
+template <class T>
+NETSER_INLINE auto* array_data(T& v) noexcept { // T may be const
+    if constexpr (std::is_array_v<T>) return &v[0];
+    else return v.data();
+}
+template <class T>
+constexpr std::size_t array_size() noexcept {
+    if constexpr (std::is_array_v<T>) return std::extent_v<T>;
+    else return std::tuple_size<T>::value;
+}
+
+template <stream S, class T, class P>
+NETSER_INLINE bool apply_encoding(S& s, T& v, array_encoding<P>) {
+    return serialize_elements<P>(s, array_data(v), array_size<T>());
+}
+
+template <stream S, class T, class P>
+bool apply_encoding(S& s, T& v, vector_encoding<P>) {
+    constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
+    using EP = without<P, attr_kind::max_size>;
+    using E = typename T::value_type;
+    std::uint64_t count = v.size();
+    if (!serialize_count(s, count, max, min_bits_value<EP, E>())) return false;
+    if constexpr (S::is_reading) {
+        v.clear();
+        v.resize(static_cast<std::size_t>(count));
+    }
+    if constexpr (std::is_same_v<E, bool>) {
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            bool b = v[i];
+            if (!serialize_value<EP>(s, b)) [[unlikely]] return fail_at_index(s, i);
+            if constexpr (S::is_reading) v[i] = b;
+        }
+        return true;
+    } else {
+        return serialize_elements<EP>(s, v.data(), v.size());
+    }
+}
+
+// std::map / std::unordered_map (attributes apply to the mapped values) and std::set
+// (they apply to the keys). A key sent twice fails the read with invalid_value.
+template <stream S, class T, class P>
+bool apply_encoding(S& s, T& c, associative_encoding<P>) {
+    constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
+    using EP = without<P, attr_kind::max_size>;
+    using K = typename T::key_type;
+    constexpr bool is_map_type = is_map<T>::value;
+    using KP = std::conditional_t<is_map_type, no_attrs, EP>;
+    constexpr std::size_t min_element = [] {
+        if constexpr (is_map_type) return min_bits_value<KP, K>() + min_bits_value<EP, typename T::mapped_type>();
+        else return min_bits_value<KP, K>();
+    }();
+    std::uint64_t count = c.size();
+    if (!serialize_count(s, count, max, min_element)) return false;
+    if constexpr (S::is_reading) {
+        c.clear();
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::size_t at = s.bits_processed();
+            K key{};
+            if (!serialize_value<KP>(s, key)) [[unlikely]] return fail_at_index(s, i);
+            bool inserted = false;
+            if constexpr (is_map_type) {
+                typename T::mapped_type value{};
+                if (!serialize_value<EP>(s, value)) [[unlikely]] return fail_at_index(s, i);
+                inserted = c.emplace(std::move(key), std::move(value)).second;
+            } else {
+                inserted = c.insert(std::move(key)).second;
+            }
+            if (!inserted) [[unlikely]] {
+                s.fail(errc::invalid_value, at);
+                return fail_at_index(s, i);
+            }
+        }
+        return true;
+    } else {
+        std::size_t i = 0;
+        for (auto& element : c) {
+            if constexpr (is_map_type) {
+                K key = element.first;
+                if (!serialize_value<KP>(s, key) || !serialize_value<EP>(s, element.second)) [[unlikely]]
+                    return fail_at_index(s, i);
+            } else {
+                K key = element;
+                if (!serialize_value<KP>(s, key)) [[unlikely]] return fail_at_index(s, i);
+            }
+            ++i;
+        }
+        return true;
+    }
+}
+
+// ---- delta --------------------------------------------------------------------------
+
+/// The n elements of a container against the baseline's: a bit that says how the
+/// changed ones are named, then either (0) a changed bit per element or (1) the relative
+/// index of each changed one (serialize_relative_index, the article's ladder) and the
+/// end index n, whichever takes fewer bits (a tie: the changed bits); each changed
+/// element is followed by its delta body. changed(i) says whether element i changed
+/// (writers), body(i) sends or reads its body, keep(i) gives a reader's element i the
+/// baseline's value.
+template <stream S, class Changed, class Body, class Keep>
+bool delta_elements(S& s, std::size_t n, Changed&& changed, Body&& body, Keep&& keep) {
+    const int count = static_cast<int>(n);
+    bool listed = false;
+    if constexpr (!S::is_reading) {
+        std::size_t cost = 0;
+        int previous = -1;
+        for (int i = 0; i < count && cost < n; ++i) {
+            if (!changed(static_cast<std::size_t>(i))) continue;
+            cost += static_cast<std::size_t>(relative_index_bits(i - previous, count));
+            previous = i;
+        }
+        if (cost < n) cost += static_cast<std::size_t>(relative_index_bits(count - previous, count));
+        listed = cost < n;
+    }
+    if (!serialize_bool(s, listed)) return false;
+    if (!listed) {
+        for (std::size_t i = 0; i < n; ++i) {
+            bool is_changed = false;
+            if constexpr (!S::is_reading) is_changed = changed(i);
+            if (!serialize_bool(s, is_changed)) [[unlikely]] return fail_at_index(s, i);
+            if (is_changed) {
+                if (!body(i)) [[unlikely]] return false;
+            } else if constexpr (S::is_reading) {
+                keep(i);
+            }
+        }
+        return true;
+    }
+    int previous = -1;
+    if constexpr (S::is_reading) {
+        // Ends: each index is above the last, and count is the largest.
+        for (std::size_t next = 0;;) {
+            int current = 0;
+            if (!serialize_relative_index(s, previous, current, count)) return false;
+            for (const auto index = static_cast<std::size_t>(current); next < index; ++next) keep(next);
+            if (current == count) return true;
+            if (!body(next)) [[unlikely]] return false;
+            ++next;
+        }
+    } else {
+        for (int i = 0; i < count; ++i) {
+            if (!changed(static_cast<std::size_t>(i))) continue;
+            int current = i;
+            if (!serialize_relative_index(s, previous, current, count)) [[unlikely]]
+                return fail_at_index(s, static_cast<std::size_t>(i));
+            if (!body(static_cast<std::size_t>(i))) [[unlikely]] return false;
+        }
+        int end = count;
+        return serialize_relative_index(s, previous, end, count);
+    }
+}
+
+// The delta body of element i, with its place in the error path and the profile.
+template <class P, stream S, class T>
+NETSER_INLINE bool element_delta(S& s, T& v, const T& b, std::size_t i) {
+    if constexpr (profiling_stream<S>) s.enter_element();
+    const bool ok = delta_body<P>(s, v, b);
+    if constexpr (profiling_stream<S>) s.leave();
+    return ok || fail_at_index(s, i);
+}
+template <class P, stream S, class T>
+NETSER_INLINE bool element_plain(S& s, T& v, std::size_t i) {
+    if constexpr (profiling_stream<S>) s.enter_element();
+    const bool ok = serialize_value<P>(s, v);
+    if constexpr (profiling_stream<S>) s.leave();
+    return ok || fail_at_index(s, i);
+}
+
+inline constexpr std::size_t max_delta_elements = 0x7ffffffe; // the relative index is an int
+
+template <class T, class P>
+bool same_encoded(const T& v, const T& b, array_encoding<P>) {
+    const auto* vd = array_data(v);
+    const auto* bd = array_data(b);
+    for (std::size_t i = 0; i < array_size<T>(); ++i)
+        if (!same_value<P>(vd[i], bd[i])) return false;
+    return true;
+}
+
+template <stream S, class T, class P>
+bool apply_delta(S& s, T& v, const T& b, array_encoding<P>, const delta_params&) {
+    static_assert(array_size<T>() <= max_delta_elements, "netser: delta compression of an array supports at most "
+                                                         "2^31 - 2 elements");
+    auto* vd = array_data(v);
+    const auto* bd = array_data(b);
+    return delta_elements(
+        s, array_size<T>(), [&](std::size_t i) { return !same_value<P>(vd[i], bd[i]); },
+        [&](std::size_t i) { return element_delta<P>(s, vd[i], bd[i], i); },
+        [&](std::size_t i) { copy_value(vd[i], bd[i]); });
+}
+
+// A vector against the baseline's: a bit set when the count is the baseline's, else the
+// count as in the plain encoding; then the elements both have (delta_elements), then
+// the new ones in their plain encoding. A reader checks the count against max_size and
+// the new elements against the bits left before anything is allocated.
+template <stream S, class V, class Changed, class Body, class Plain>
+bool delta_vector(S& s, V& v, const V& b, std::size_t max, std::size_t min_element_bits, Changed&& changed,
+                  Body&& body, Plain&& plain) {
+    const std::size_t at = s.bits_processed();
+    bool same_count = v.size() == b.size();
+    if (!serialize_bool(s, same_count)) return false;
+    std::uint64_t count = same_count ? b.size() : v.size();
+    if (!same_count && !serialize_count(s, count, max, 0)) return false;
+    if constexpr (S::is_reading) {
+        if (count > max) [[unlikely]] return s.fail(errc::too_large, at); // a baseline above max_size
+        if (count > b.size() && min_element_bits != 0 &&
+            count - b.size() > s.bits_remaining() / min_element_bits) [[unlikely]]
+            return s.fail(errc::overflow, at);
+        v.resize(static_cast<std::size_t>(count));
+    }
+    const std::size_t both = std::min(static_cast<std::size_t>(count), b.size());
+    const auto keep = [&](std::size_t i) {
+        if constexpr (std::is_same_v<V, std::vector<bool, typename V::allocator_type>>) v[i] = b[i];
+        else copy_value(v[i], b[i]);
+    };
+    if (both != 0 && !delta_elements(s, both, changed, body, keep)) return false;
+    for (std::size_t i = both; i < v.size(); ++i)
+        if (!plain(i)) [[unlikely]] return false;
+    return true;
+}
+
+template <class T, class Allocator, class E>
+bool same_encoded(const std::vector<T, Allocator>& v, const std::vector<T, Allocator>& b, const sequence_encoding<E>& e) {
+    if (v.size() != b.size() || v.size() > e.max_size) return false;
+    for (std::size_t i = 0; i < v.size(); ++i)
+        if (!same_encoded(v[i], b[i], e.element)) return false;
+    return true;
+}
+
+template <stream S, class T, class Allocator, class E>
+bool apply_delta(S& s, std::vector<T, Allocator>& v, const std::vector<T, Allocator>& b, const sequence_encoding<E>& e,
+                 const delta_params& p) {
+    return delta_vector(
+        s, v, b, e.max_size, e.min_element_bits, [&](std::size_t i) { return !same_encoded(v[i], b[i], e.element); },
+        [&](std::size_t i) { return apply_delta(s, v[i], b[i], e.element, p) || fail_at_index(s, i); },
+        [&](std::size_t i) { return apply_encoding(s, v[i], e.element) || fail_at_index(s, i); });
+}
+
+template <class T, class P>
+bool same_encoded(const T& v, const T& b, vector_encoding<P>) {
+    using EP = without<P, attr_kind::max_size>;
+    using E = typename T::value_type;
+    if (v.size() != b.size() || v.size() > P::value.template get<attr_kind::max_size>().n) return false;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if constexpr (std::is_same_v<E, bool>) { // std::vector<bool> has no element references
+            if (v[i] != b[i]) return false;
+        } else if (!same_value<EP>(v[i], b[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+template <stream S, class T, class P>
+bool apply_delta(S& s, T& v, const T& b, vector_encoding<P>, const delta_params&) {
+    constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
+    static_assert(max <= max_delta_elements, "netser: delta compression of a vector supports at most 2^31 - 2 "
+                                             "elements");
+    using EP = without<P, attr_kind::max_size>;
+    using E = typename T::value_type;
+    if constexpr (std::is_same_v<E, bool>) {
+        // A changed bool is the other one: the changed bit says it all.
+        return delta_vector(
+            s, v, b, max, 1, [&](std::size_t i) { return v[i] != b[i]; },
+            [&](std::size_t i) {
+                if constexpr (S::is_reading) v[i] = !b[i];
+                return true;
+            },
+            [&](std::size_t i) {
+                bool x = v[i];
+                if (!serialize_value<EP>(s, x)) return fail_at_index(s, i);
+                if constexpr (S::is_reading) v[i] = x;
+                return true;
+            });
+    } else {
+        return delta_vector(
+            s, v, b, max, min_bits_value<EP, E>(), [&](std::size_t i) { return !same_value<EP>(v[i], b[i]); },
+            [&](std::size_t i) { return element_delta<EP>(s, v[i], b[i], i); },
+            [&](std::size_t i) { return element_plain<EP>(s, v[i], i); });
+    }
+}
+
+// Maps and sets: the same keys (in order) with the same values, else sent whole.
+template <class T, class P>
+bool same_encoded(const T& v, const T& b, associative_encoding<P>) {
+    using EP = without<P, attr_kind::max_size>;
+    if (v.size() != b.size() || v.size() > P::value.template get<attr_kind::max_size>().n) return false;
+    if constexpr (is_map<T>::value) {
+        for (const auto& [key, value] : v) {
+            const auto it = b.find(key);
+            if (it == b.end() || !same_value<no_attrs>(key, it->first) || !same_value<EP>(value, it->second))
+                return false;
+        }
+    } else {
+        auto it = b.begin();
+        for (const auto& key : v)
+            if (!same_value<EP>(key, *it++)) return false;
+    }
+    return true;
+}
+
+template <stream S, class T, class P>
+bool apply_delta(S& s, T& v, const T&, associative_encoding<P> e, const delta_params&) {
+    return apply_encoding(s, v, e);
+}
+
+// ---- delta bounds -------------------------------------------------------------------
+
+constexpr bit_bounds text_bounds(text_encoding e) noexcept {
+    return {0, static_cast<std::size_t>(bits_required_for_span(e.max_length)) + 7 + 8 * e.max_length};
+}
+template <class T>
+constexpr bit_bounds delta_bounds(text_encoding e, const delta_params&) noexcept {
+    return text_bounds(e);
+}
+
+// A vector of at most max elements whose delta bodies take at most `body` bits and
+// plain values `plain`: the count bit and count, the element list's bit and its
+// changed bits (a list of indices is only sent when smaller), then the values.
+constexpr bit_bounds vector_delta_bounds(std::size_t max, bit_bounds body, bit_bounds plain) noexcept {
+    const bit_bounds e = worst_of(body, plain);
+    return {0, 1 + static_cast<std::size_t>(bits_required_for_span(max)) + 1 + max * (1 + e.max), e.bounded};
+}
+
+template <class T, class E>
+constexpr bit_bounds delta_bounds(const sequence_encoding<E>& e, const delta_params& p) noexcept {
+    using V = typename T::value_type;
+    bit_bounds plain{};
+    if constexpr (is_fixed_width<E>) plain = {0, static_cast<std::size_t>(code_bits<V>(e.element))};
+    else plain = text_bounds(e.element);
+    return vector_delta_bounds(e.max_size, delta_bounds<V>(e.element, p), plain);
+}
+
+template <class T, class P>
+constexpr bit_bounds delta_bounds(vector_encoding<P>, const delta_params&) noexcept {
+    using EP = without<P, attr_kind::max_size>;
+    using E = typename T::value_type;
+    constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
+    if constexpr (std::is_same_v<E, bool>) return vector_delta_bounds(max, {0, 0}, {0, 1});
+    else return vector_delta_bounds(max, delta_body_bounds<EP, E>(), value_bounds<EP, E>());
+}
+
+template <class T, class P>
+constexpr bit_bounds delta_bounds(array_encoding<P>, const delta_params&) noexcept {
+    using E = std::remove_cvref_t<decltype(*array_data(std::declval<T&>()))>;
+    constexpr std::size_t n = array_size<T>();
+    constexpr bit_bounds body = delta_body_bounds<P, E>();
+    return {0, 1 + n + n * body.max, body.bounded};
+}
+
+template <class T, class P>
+constexpr bit_bounds delta_bounds(associative_encoding<P>, const delta_params&) noexcept {
+    return value_bounds<P, T>();
+}
+
+} // namespace netser::detail

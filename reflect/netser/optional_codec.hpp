@@ -1,0 +1,136 @@
+#pragma once
+
+#include <netser/bits_required.hpp>
+#include <netser/detail/type_traits.hpp>
+#include <netser/encoding.hpp>
+#include <netser/primitives.hpp>
+#include <netser/visitor.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+// Values that may be absent or one of several: std::optional and std::unique_ptr (a
+// presence bit, then the value), std::variant (the index, then the alternative).
+// Delta: the presence bit or the index, then the value's delta body when the baseline
+// has a value of the same kind, else the value whole.
+
+namespace netser::detail {
+
+template <stream S, class T, class P>
+bool apply_encoding(S& s, T& v, optional_encoding<P>) {
+    bool present = static_cast<bool>(v);
+    if (!serialize_bool(s, present)) return false;
+    if constexpr (S::is_reading) {
+        if (!present) {
+            v.reset();
+            return true;
+        }
+        if constexpr (is_unique_ptr<T>::value) v = std::make_unique<typename T::element_type>();
+        else v.emplace();
+    }
+    if (!present) return true;
+    return serialize_value<P>(s, *v);
+}
+
+// The index in bits_required(0, N - 1) bits, then the alternative (default encodings).
+template <stream S, class... E>
+bool apply_encoding(S& s, std::variant<E...>& v, variant_encoding) {
+    constexpr std::size_t n = sizeof...(E);
+    const std::size_t at = s.bits_processed();
+    std::uint64_t index = v.index();
+    if constexpr (!S::is_reading)
+        if (v.valueless_by_exception()) [[unlikely]] return s.fail(errc::invalid_value, at);
+    if (!s.process_bits(index, bits_required_for_span(n - 1))) return false;
+    if constexpr (S::is_reading) {
+        if (index >= n) [[unlikely]] return s.fail(errc::invalid_value, at);
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (void)((index == I ? (v.template emplace<I>(), true) : false) || ...);
+        }(std::index_sequence_for<E...>{});
+    }
+    return std::visit([&](auto& alternative) { return serialize_value<no_attrs>(s, alternative); }, v);
+}
+
+// ---- delta --------------------------------------------------------------------------
+
+template <class T, class P>
+bool same_encoded(const T& v, const T& b, optional_encoding<P>) {
+    if (!v || !b) return !v && !b;
+    return same_value<P>(*v, *b);
+}
+
+template <stream S, class T, class P>
+bool apply_delta(S& s, T& v, const T& b, optional_encoding<P>, const delta_params&) {
+    bool present = static_cast<bool>(v);
+    if (!serialize_bool(s, present)) return false;
+    if constexpr (S::is_reading) {
+        if (!present) {
+            v.reset();
+            return true;
+        }
+        if constexpr (is_unique_ptr<T>::value) v = std::make_unique<typename T::element_type>();
+        else v.emplace();
+    }
+    if (!present) return true;
+    if (b) return delta_body<P>(s, *v, *b);
+    return serialize_value<P>(s, *v);
+}
+
+// f(alternative I of v) for the I that v holds.
+template <class... E, class F>
+bool with_alternative(std::size_t index, F&& f) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        bool result = false;
+        (void)((index == I ? (result = f(std::integral_constant<std::size_t, I>{}), true) : false) || ...);
+        return result;
+    }(std::index_sequence_for<E...>{});
+}
+
+template <class... E>
+bool same_encoded(const std::variant<E...>& v, const std::variant<E...>& b, variant_encoding) {
+    if (v.index() != b.index() || v.valueless_by_exception()) return false;
+    return with_alternative<E...>(v.index(), [&](auto i) {
+        return same_value<no_attrs>(std::get<decltype(i)::value>(v), std::get<decltype(i)::value>(b));
+    });
+}
+
+template <stream S, class... E>
+bool apply_delta(S& s, std::variant<E...>& v, const std::variant<E...>& b, variant_encoding, const delta_params&) {
+    constexpr std::size_t n = sizeof...(E);
+    const std::size_t at = s.bits_processed();
+    std::uint64_t index = v.index();
+    if constexpr (!S::is_reading)
+        if (v.valueless_by_exception()) [[unlikely]] return s.fail(errc::invalid_value, at);
+    if (!s.process_bits(index, bits_required_for_span(n - 1))) return false;
+    if constexpr (S::is_reading) {
+        if (index >= n) [[unlikely]] return s.fail(errc::invalid_value, at);
+    }
+    return with_alternative<E...>(static_cast<std::size_t>(index), [&](auto i) {
+        if constexpr (S::is_reading) v.template emplace<decltype(i)::value>();
+        auto& alternative = std::get<decltype(i)::value>(v);
+        if (b.index() == decltype(i)::value) return delta_body<no_attrs>(s, alternative, std::get<decltype(i)::value>(b));
+        return serialize_value<no_attrs>(s, alternative);
+    });
+}
+
+template <class T, class P>
+constexpr bit_bounds delta_bounds(optional_encoding<P>, const delta_params&) noexcept {
+    using E = std::remove_cvref_t<decltype(*std::declval<T&>())>;
+    const bit_bounds e = worst_of(delta_body_bounds<P, E>(), value_bounds<P, E>());
+    return {0, 1 + e.max, e.bounded};
+}
+
+template <class T>
+constexpr bit_bounds delta_bounds(variant_encoding, const delta_params&) noexcept {
+    return []<class... E>(std::variant<E...>*) {
+        const auto index_bits = static_cast<std::size_t>(bits_required_for_span(sizeof...(E) - 1));
+        bit_bounds e{};
+        ((e = worst_of(e, worst_of(delta_body_bounds<no_attrs, E>(), value_bounds<no_attrs, E>()))), ...);
+        return bit_bounds{0, index_bits + e.max, e.bounded};
+    }(static_cast<T*>(nullptr));
+}
+
+} // namespace netser::detail

@@ -1,0 +1,169 @@
+#pragma once
+
+#include <netser/attributes.hpp>
+#include <netser/bits_required.hpp>
+#include <netser/detail/float_math.hpp>
+#include <netser/difference_ladder.hpp>
+#include <netser/encoding.hpp>
+#include <netser/primitives.hpp>
+#include <netser/value_codes.hpp>
+#include <netser/visitor.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <type_traits>
+#include <utility>
+
+// Scalars: the fixed-width codes (bool, integers, enums, floats; see value_codes.hpp),
+// common values around them, and finite floats. Delta: a changed code is sent as its
+// difference from the baseline's code through a ladder (difference_ladder.hpp), a
+// changed raw float, common value or finite float whole.
+
+namespace netser::detail {
+
+template <stream S, class T, class E>
+    requires is_fixed_width<E>
+NETSER_INLINE bool apply_encoding(S& s, T& v, const E& e) noexcept {
+    return serialize_code(s, v, e);
+}
+
+template <class T, class E>
+    requires is_fixed_width<E>
+NETSER_INLINE bool same_encoded(const T& v, const T& b, const E& e) noexcept {
+    std::uint64_t code = 0, base = 0;
+    return to_code(v, e, code) == errc::none && to_code(b, e, base) == errc::none && code == base;
+}
+
+// The difference of two raw floats' bits means nothing: a changed one is sent whole.
+template <class T, class E>
+inline constexpr bool sends_difference = !(std::is_floating_point_v<T> && std::is_same_v<E, raw_encoding>);
+
+// The code's difference from the baseline's (which must have a code: else the error a
+// write of the baseline would give).
+template <stream S, class T, class E>
+    requires is_fixed_width<E>
+NETSER_INLINE bool apply_delta(S& s, T& v, const T& b, const E& e, const delta_params& p) noexcept {
+    if constexpr (!sends_difference<T, E>) {
+        return serialize_code(s, v, e);
+    } else {
+        const std::size_t at = s.bits_processed();
+        std::uint64_t base = 0, code = 0;
+        if (const errc c = to_code(b, e, base); c != errc::none) [[unlikely]] return s.fail(c, at);
+        if constexpr (!S::is_reading)
+            if (const errc c = to_code(v, e, code); c != errc::none) [[unlikely]] return s.fail(c, at);
+        if (!serialize_difference(s, code, base, code_max<T>(e), p.ladder)) return false;
+        if constexpr (S::is_reading)
+            if (const errc c = from_code(code, v, e); c != errc::none) [[unlikely]] return s.fail(c, at);
+        return true;
+    }
+}
+
+// common(values...): a flag bit, then the index among the values or the plain encoding.
+template <class P, stream S, class T>
+NETSER_INLINE bool serialize_with_common(S& s, T& v) {
+    constexpr auto plain = plain_encoding_of<P, T>();
+    if constexpr (has_attr<P, attr_kind::common>) {
+        constexpr auto c = P::value.template get<attr_kind::common>();
+        constexpr std::size_t k = std::size(c.values);
+        constexpr int index_bits = bits_required_for_span(k - 1);
+        if constexpr (std::is_integral_v<T>) {
+            constexpr bool fits = [&] {
+                for (auto x : c.values)
+                    if (!std::in_range<T>(x)) return false;
+                return true;
+            }();
+            static_assert(fits, "netser: every netser::common value must be representable in the member's type");
+        }
+        const std::size_t at = s.bits_processed();
+        std::uint64_t index = k;
+        if constexpr (!S::is_reading) {
+            for (std::size_t i = 0; i < k; ++i)
+                if (v == static_cast<T>(c.values[i])) {
+                    index = i;
+                    break;
+                }
+        }
+        bool is_common = index < k;
+        if (!serialize_bool(s, is_common)) return false;
+        // A failure anywhere in the value is reported at its first bit, the flag.
+        if (!is_common) return serialize_code(s, v, plain) || failed_from(s, at);
+        if (!s.process_bits(index, index_bits)) return failed_from(s, at);
+        if constexpr (S::is_reading) {
+            if (index >= k) [[unlikely]] return s.fail(errc::out_of_range, at);
+            v = static_cast<T>(c.values[index]);
+        }
+        return true;
+    } else {
+        return serialize_code(s, v, plain);
+    }
+}
+
+template <stream S, class T, class P>
+NETSER_INLINE bool apply_encoding(S& s, T& v, common_encoding<P>) {
+    return serialize_with_common<P>(s, v);
+}
+
+// The same common value, or the same plain code.
+template <class P, class T>
+bool same_with_common(const T& v, const T& b) noexcept {
+    if constexpr (has_attr<P, attr_kind::common>) {
+        constexpr auto c = P::value.template get<attr_kind::common>();
+        constexpr std::size_t k = std::size(c.values);
+        std::size_t iv = k, ib = k;
+        for (std::size_t i = 0; i < k; ++i) {
+            if (iv == k && v == static_cast<T>(c.values[i])) iv = i;
+            if (ib == k && b == static_cast<T>(c.values[i])) ib = i;
+        }
+        if (iv != ib) return false;
+        if (iv != k) return true;
+    }
+    return same_encoded(v, b, plain_encoding_of<P, T>());
+}
+
+template <class T, class P>
+bool same_encoded(const T& v, const T& b, common_encoding<P>) noexcept {
+    return same_with_common<P>(v, b);
+}
+template <stream S, class T, class P>
+bool apply_delta(S& s, T& v, const T&, common_encoding<P> e, const delta_params&) {
+    return apply_encoding(s, v, e);
+}
+
+// finite: NaN and infinities fail the write and the read.
+template <stream S, class T, class P>
+NETSER_INLINE bool apply_encoding(S& s, T& v, finite_encoding<P>) {
+    const std::size_t at = s.bits_processed();
+    if constexpr (!S::is_reading)
+        if (!fp::is_finite(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
+    if (!serialize_with_common<P>(s, v)) return false;
+    if constexpr (S::is_reading)
+        if (!fp::is_finite(v)) [[unlikely]] return s.fail(errc::invalid_value, at);
+    return true;
+}
+
+template <class T, class P>
+bool same_encoded(const T& v, const T& b, finite_encoding<P>) noexcept {
+    return fp::is_finite(v) && fp::is_finite(b) && same_with_common<P>(v, b);
+}
+template <stream S, class T, class P>
+bool apply_delta(S& s, T& v, const T&, finite_encoding<P> e, const delta_params&) {
+    return apply_encoding(s, v, e);
+}
+
+template <class T, class E>
+    requires is_fixed_width<E>
+constexpr bit_bounds delta_bounds(const E& e, const delta_params& p) noexcept {
+    if constexpr (!sends_difference<T, E>) return {0, static_cast<std::size_t>(code_bits<T>(e))};
+    else return {0, code_max<T>(e) <= 1 ? 0 : static_cast<std::size_t>(p.ladder.max_cost())};
+}
+template <class T, class P>
+constexpr bit_bounds delta_bounds(common_encoding<P>, const delta_params&) noexcept {
+    return value_bounds<P, T>();
+}
+template <class T, class P>
+constexpr bit_bounds delta_bounds(finite_encoding<P>, const delta_params&) noexcept {
+    return value_bounds<P, T>();
+}
+
+} // namespace netser::detail

@@ -1,0 +1,86 @@
+#pragma once
+
+#include <netser/attributes.hpp>
+#include <netser/container_codec.hpp>
+#include <netser/encoding.hpp>
+#include <netser/relative_index.hpp>
+#include <netser/visitor.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+
+// netser::sparse (the article's sparse array): the present elements of an array of
+// optionals as (relative index, value) pairs, then the end sentinel (the slot count).
+// Delta: a changed sparse array is sent whole.
+
+namespace netser::detail {
+
+template <stream S, class T, class P>
+bool apply_encoding(S& s, T& v, sparse_encoding<P>) {
+    using EP = without<P, attr_kind::sparse, attr_kind::max_size>;
+    if constexpr (is_vector<T>::value) {
+        constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
+        static_assert(max < 0x7fffffff, "netser: netser::sparse supports at most 2^31 - 2 slots");
+        std::uint64_t count = v.size();
+        if (!serialize_count(s, count, max, 0)) return false;
+        if constexpr (S::is_reading) {
+            v.clear();
+            v.resize(static_cast<std::size_t>(count));
+        }
+    } else {
+        static_assert(std::tuple_size_v<T> < 0x7fffffff, "netser: netser::sparse supports at most 2^31 - 2 slots");
+        if constexpr (S::is_reading)
+            for (auto& e : v) e.reset();
+    }
+    const int slots = static_cast<int>(v.size());
+    int previous = -1;
+    if constexpr (S::is_reading) {
+        for (;;) { // ends: every index is larger than the last, and slots is the largest
+            int current = 0;
+            if (!serialize_relative_index(s, previous, current, slots)) return false;
+            if (current == slots) return true;
+            auto& slot = v[static_cast<std::size_t>(current)];
+            slot.emplace();
+            if (!serialize_value<EP>(s, *slot)) [[unlikely]] return fail_at_index(s, static_cast<std::size_t>(current));
+        }
+    } else {
+        for (int i = 0; i < slots; ++i) {
+            auto& slot = v[static_cast<std::size_t>(i)];
+            if (!slot) continue;
+            int current = i;
+            if (!serialize_relative_index(s, previous, current, slots) || !serialize_value<EP>(s, *slot)) [[unlikely]]
+                return fail_at_index(s, static_cast<std::size_t>(i));
+        }
+        int end = slots;
+        return serialize_relative_index(s, previous, end, slots);
+    }
+}
+
+template <class T, class P>
+bool same_encoded(const T& v, const T& b, sparse_encoding<P>) {
+    using EP = without<P, attr_kind::sparse, attr_kind::max_size>;
+    if (v.size() != b.size()) return false;
+    if constexpr (is_vector<T>::value)
+        if (v.size() > P::value.template get<attr_kind::max_size>().n) return false;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (!v[i] || !b[i]) {
+            if (v[i] || b[i]) return false;
+        } else if (!same_value<EP>(*v[i], *b[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+template <stream S, class T, class P>
+bool apply_delta(S& s, T& v, const T&, sparse_encoding<P> e, const delta_params&) {
+    return apply_encoding(s, v, e);
+}
+
+template <class T, class P>
+constexpr bit_bounds delta_bounds(sparse_encoding<P>, const delta_params&) noexcept {
+    return value_bounds<P, T>();
+}
+
+} // namespace netser::detail

@@ -1,0 +1,721 @@
+#pragma once
+
+#include <netser/attributes.hpp>
+#include <netser/check.hpp>
+#include <netser/description.hpp>
+#include <netser/detail/recursion.hpp>
+#include <netser/encoding.hpp>
+#include <netser/primitives.hpp>
+#include <netser/visitor.hpp>
+
+#include <boost/mp11/algorithm.hpp>
+#include <boost/pfr/core.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+// Structs: a described struct's bases, then its members in the order of its
+// description; plain aggregates field by field through Boost.PFR. Delta: each base
+// and member's own delta, in the same order.
+
+namespace netser::detail {
+
+// A member not sent gets the value a default-constructed C gives it (its default member
+// initializer), or a value-initialized one when C has no default constructor.
+template <class C, class D, class M>
+void reset_to_default(M& m) {
+    if constexpr (std::is_default_constructible_v<C> && std::is_copy_assignable_v<M>) {
+        static const C defaults{};
+        m = defaults.*D::pointer;
+    } else {
+        m = M{};
+    }
+}
+
+// Index of the described member of C that `flag` points to (N when it is not one).
+template <class C, class F>
+constexpr std::size_t member_index_of(F flag) noexcept {
+    std::size_t index = boost::mp11::mp_size<described_members<C>>::value, i = 0;
+    boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
+        if constexpr (std::is_same_v<std::remove_const_t<decltype(d.pointer)>, F>)
+            if (d.pointer == flag) index = i;
+        ++i;
+    });
+    return index;
+}
+
+// The only_if flag of member I of C: a bool member listed before it (or a base's).
+template <class C, std::size_t I>
+constexpr auto only_if_flag() noexcept {
+    constexpr auto flag = member_attrs<C, I>::value.template get<attr_kind::only_if>().flag;
+    static_assert(member_index_of<C>(flag) < I ||
+                      member_index_of<C>(flag) == boost::mp11::mp_size<described_members<C>>::value,
+                  "netser: netser::only_if(&T::flag) must name a bool member listed before this one");
+    return flag;
+}
+
+// A member's value's own attributes, once only_if and check are handled (a new provider
+// only when there is something to drop).
+template <class P>
+using value_attrs = std::conditional_t<has_attr<P, attr_kind::only_if> || has_attr<P, attr_kind::check>,
+                                       without<P, attr_kind::only_if, attr_kind::check>, P>;
+
+template <class C, std::size_t I, stream S>
+NETSER_INLINE bool serialize_member(S& s, C& obj) {
+    using D = member_at<C, I>;
+    using P = member_attrs<C, I>;
+    if constexpr (has_attr<P, attr_kind::skip>) {
+        return true;
+    } else {
+        auto& m = obj.*D::pointer;
+        if constexpr (has_attr<P, attr_kind::only_if>) {
+            if (!(obj.*only_if_flag<C, I>())) {
+                if constexpr (S::is_reading) reset_to_default<C, D>(m);
+                return true;
+            }
+        }
+        if constexpr (checks_enabled && has_attr<P, attr_kind::check>) {
+            if (!serialize_check(s, P::value.template get<attr_kind::check>().magic)) [[unlikely]] {
+                s.error().prepend_member(D::name);
+                return false;
+            }
+        }
+        if (profiled_value<value_attrs<P>>(s, m, D::name)) [[likely]] return true;
+        s.error().prepend_member(D::name);
+        return false;
+    }
+}
+
+// Vector-like structs take scalar attributes (quantize, range...) per component.
+template <class P, class C, std::size_t I>
+using component_attrs = std::conditional_t<pack_of<P>::encoding_size != 0, P, member_attrs<C, I>>;
+
+template <class P, class C, std::size_t I, stream S>
+NETSER_INLINE bool serialize_component(S& s, C& obj) {
+    using D = member_at<C, I>;
+    if (profiled_value<P>(s, obj.*D::pointer, D::name)) [[likely]] return true;
+    s.error().prepend_member(D::name);
+    return false;
+}
+
+// A member that needs its struct (only_if reads a flag of it) or that is not simply
+// its value's encoding (skip, check): serialize_member handles it.
+template <class C, std::size_t I>
+struct special_member {};
+
+// The encoding of member I of C: its own, or, in a vector-like struct that takes scalar
+// attributes P, the component encoding P gives it.
+template <class C, std::size_t I, class P = no_attrs>
+constexpr auto member_encoding() noexcept {
+    using A = member_attrs<C, I>;
+    if constexpr (pack_of<P>::encoding_size != 0)
+        return encoding_of<P, member_type<C, I>>();
+    else if constexpr (has_attr<A, attr_kind::skip> || has_attr<A, attr_kind::only_if> ||
+                       has_attr<A, attr_kind::check>)
+        return special_member<C, I>{};
+    else
+        return encoding_of<A, member_type<C, I>>();
+}
+
+template <class C, std::size_t I, class P = no_attrs>
+inline constexpr auto member_encoding_v = member_encoding<C, I, P>();
+
+// ---- members in a row with fixed-width encodings travel packed ------------------
+//
+// Their codes are gathered into one 64-bit word that goes through the bit-packer once
+// (one room check, one store or load), which is faster than a call per member and
+// far less code to compile. The bits are the same as member by member, and so are the
+// errors: the first member that fails, at its own bit, with its name.
+
+template <class C, std::size_t I, class P>
+constexpr int member_code_bits() noexcept {
+    using E = std::remove_const_t<decltype(member_encoding_v<C, I, P>)>;
+    if constexpr (is_fixed_width<E>) {
+        return code_bits<member_type<C, I>>(member_encoding_v<C, I, P>);
+    } else {
+        return -1; // not fixed width
+    }
+}
+
+// How a member goes: on its own (its encoding, or serialize_member for a special
+// one), or as the first, a middle or the last member of a packed run.
+enum class step_kind : unsigned char { alone, first, middle, last };
+
+// Runs of members (with the component attributes P of a vector-like struct): each is
+// one member, or several fixed-width ones within 56 bits.
+template <class C, class P = no_attrs>
+struct member_runs {
+    static constexpr std::size_t members = boost::mp11::mp_size<described_members<C>>::value;
+    static constexpr auto widths = []<std::size_t... I>(std::index_sequence<I...>) {
+        return std::array<int, sizeof...(I)>{member_code_bits<C, I, P>()...};
+    }(std::make_index_sequence<members>{});
+
+    static constexpr bool fixed_size = [] {
+        for (int w : widths)
+            if (w < 0) return false;
+        return true;
+    }();
+
+    // A run fits the bit reader's one-load fast path (56 bits).
+    static constexpr int max_run_bits = 56;
+
+    // Per member: its place in its run, the run's first member, length and bits.
+    struct layout {
+        step_kind kind[members + 1]{};
+        int offset[members + 1]{};
+        std::size_t first[members + 1]{};
+        std::size_t length[members + 1]{};
+        int bits[members + 1]{};
+    };
+    static constexpr layout runs = [] {
+        layout r;
+        for (std::size_t i = 0; i < members;) {
+            std::size_t n = 1;
+            int bits = widths[i];
+            if (widths[i] >= 0) {
+                while (i + n < members && widths[i + n] >= 0 && bits + widths[i + n] <= max_run_bits) {
+                    r.offset[i + n] = bits;
+                    bits += widths[i + n++];
+                }
+            }
+            for (std::size_t j = i; j < i + n; ++j) {
+                r.kind[j] = n == 1 ? step_kind::alone
+                            : j == i ? step_kind::first
+                            : j + 1 == i + n ? step_kind::last
+                                             : step_kind::middle;
+                r.first[j] = i;
+                r.length[j] = n;
+                r.bits[j] = bits;
+            }
+            i += n;
+        }
+        return r;
+    }();
+};
+
+template <class C>
+using member_indices = std::make_index_sequence<boost::mp11::mp_size<described_members<C>>::value>;
+
+constexpr std::uint64_t low_bits(int width) noexcept {
+    return width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+}
+
+// One member of a packed run, on a writer or measurer: its code into `word`; false
+// when the value has none. (Offsets are arguments, constant where inlined: one
+// instantiation serves every member of the same type and kind of encoding.)
+template <class T, class E>
+NETSER_INLINE bool pack_code(const T& v, const E& e, std::uint64_t& word, int offset) noexcept {
+    std::uint64_t code = 0;
+    const bool ok = to_code(v, e, code) == errc::none;
+    word |= code << offset;
+    return ok;
+}
+
+// ---- the failure of a packed run: data, and one function per stream -------------
+//
+// The hot code of a run only knows that some member failed; this finds which, from a
+// table the compiler lays out as data, so that no struct carries error code of its own.
+
+// A value's fixed-width encoding, with its type erased.
+struct erased_codec {
+    errc (*code_of)(const void* value, const void* encoding, std::uint64_t& code) noexcept;
+    errc (*decode)(std::uint64_t code, void* value, const void* encoding) noexcept;
+};
+
+// A member of a struct, with its type erased: where it sits (in its run of members
+// packed together) and, for the members of packed runs, what the failure path needs.
+struct member_entry {
+    std::string_view name;
+    int offset; // in its run
+    int width;
+    int run_bits;
+    std::size_t run_position; // in its run
+    std::size_t run_length;
+    const void* encoding;
+    const erased_codec* codec; // for members of packed runs
+    std::size_t index;         // in its struct
+    void* (*address)(void* obj, std::size_t index) noexcept;
+};
+
+// The address of member i of the C at obj: one function per struct, for the failure path.
+template <class C, std::size_t... I>
+void* member_address(void* obj, std::size_t i, std::index_sequence<I...>) noexcept {
+    C& c = *static_cast<C*>(obj);
+    void* address = nullptr;
+    static_cast<void>(((i == I && (address = std::addressof(c.*member_at<C, I>::pointer), true)) || ...));
+    return address;
+}
+template <class C>
+void* member_address_of(void* obj, std::size_t i) noexcept {
+    return member_address<C>(obj, i, member_indices<C>{});
+}
+template <class T, class E>
+errc erased_code_of(const void* value, const void* encoding, std::uint64_t& code) noexcept {
+    return to_code(*static_cast<const T*>(value), *static_cast<const E*>(encoding), code);
+}
+template <class T, class E>
+errc erased_decode(std::uint64_t code, void* value, const void* encoding) noexcept {
+    return from_code(code, *static_cast<T*>(value), *static_cast<const E*>(encoding));
+}
+// One per type and encoding, shared by every member that has them.
+template <class T, class E>
+inline constexpr erased_codec erased_codec_v{&erased_code_of<T, E>, &erased_decode<T, E>};
+template <class T, class E, bool = is_fixed_width<E>>
+inline constexpr const erased_codec* codec_of = nullptr;
+template <class T, class E>
+inline constexpr const erased_codec* codec_of<T, E, true> = &erased_codec_v<T, E>;
+
+// The entries of C's members, laid out as data once per struct (one constant
+// evaluation: computing them member by member costs the compiler several times more).
+template <std::size_t N>
+struct entry_array {
+    member_entry at[N == 0 ? 1 : N];
+};
+template <class C, class P = no_attrs, class Indices = member_indices<C>>
+struct member_table;
+template <class C, class P, std::size_t... I>
+struct member_table<C, P, std::index_sequence<I...>> {
+    static constexpr entry_array<sizeof...(I)> entries = [] {
+        using R = member_runs<C, P>;
+        entry_array<sizeof...(I)> t{};
+        const std::string_view names[] = {member_at<C, I>::name..., {}};
+        const void* const encodings[] = {&member_encoding_v<C, I, P>..., nullptr};
+        const erased_codec* const codecs[] = {
+            codec_of<member_type<C, I>, std::remove_const_t<decltype(member_encoding_v<C, I, P>)>>..., nullptr};
+        for (std::size_t i = 0; i < sizeof...(I); ++i) {
+            member_entry& e = t.at[i];
+            e.name = names[i];
+            e.offset = R::runs.offset[i];
+            e.width = R::widths[i];
+            e.run_bits = R::runs.bits[i];
+            e.run_position = i - R::runs.first[i];
+            e.run_length = R::runs.length[i];
+            e.encoding = encodings[i];
+            e.index = i;
+            if (e.run_length > 1) {
+                e.codec = codecs[i];
+                e.address = &member_address_of<C>;
+            }
+        }
+        return t;
+    }();
+};
+
+// How a member step failed. A step only records it (one constant per failure edge) and
+// the struct's body has one exit that reports it: a call per failure edge would cost
+// the compiler far more than the rest of the step.
+enum class failure : std::size_t {
+    reported,   // the member named itself (only_if, skip, check: serialize_member)
+    alone,      // a member on its own: the stream holds the error, the name is added
+    run_unread, // a packed run that was not read (reader) or not written (writer)
+    run_read,   // a packed run read whole, with a bad code in it
+};
+
+// The word of the packed run under way, whether its codes were all good, and how the
+// step that stopped the body failed (member index * 4 + failure).
+struct run_state {
+    std::uint64_t word = 0;
+    bool ok = true;
+    std::size_t failed = 0;
+};
+
+NETSER_INLINE bool step_failed(run_state& run, const member_entry& at, failure how) noexcept {
+    run.failed = at.index * 4 + static_cast<std::size_t>(how);
+    return false;
+}
+
+// Reports the first member of a failed run, as members sent one by one would: its bad
+// value or code (out_of_range, invalid_value) or the lack of room (overflow), at its
+// own bit, with its name; a reader keeps the values before it. A reader that read the
+// run whole passes its word; otherwise what is left is read here.
+template <stream S>
+void report_packed_run(S& s, void* obj, const member_entry& first, std::uint64_t word, bool read_whole) noexcept {
+    const int total = first.run_bits;
+    const std::size_t at = s.bits_processed() - (read_whole ? static_cast<std::size_t>(total) : 0);
+    int room = total;
+    if (!read_whole) {
+        const std::size_t remaining = s.bits_remaining();
+        if (remaining < static_cast<std::size_t>(total)) room = static_cast<int>(remaining);
+        if constexpr (S::is_reading) {
+            if (!s.process_bits(word, room)) { // a stream that failed before
+                s.error().prepend_member(first.name);
+                return;
+            }
+        }
+    }
+    const member_entry* members = &first;
+    for (std::size_t i = 0; i < first.run_length; ++i) {
+        const member_entry& m = members[i];
+        errc c = errc::none;
+        if constexpr (S::is_reading) {
+            if (m.offset + m.width <= room)
+                c = m.codec->decode((word >> m.offset) & low_bits(m.width), m.address(obj, m.index), m.encoding);
+            else c = errc::overflow;
+        } else {
+            std::uint64_t code = 0;
+            c = m.codec->code_of(m.address(obj, m.index), m.encoding, code);
+            if (c == errc::none && m.offset + m.width > room) c = errc::overflow;
+        }
+        if (c != errc::none) {
+            s.fail(c, at + static_cast<std::size_t>(m.offset));
+            s.error().prepend_member(m.name);
+            return;
+        }
+    }
+    s.fail(errc::overflow, at); // the stream refused the run (it had failed before)
+    s.error().prepend_member(first.name);
+}
+
+// The one exit of a struct's body that failed (one function per stream, laid out cold).
+template <stream S>
+NETSER_COLD void fail_member(S& s, void* obj, const member_entry* entries, std::size_t failed,
+                             std::uint64_t word) noexcept {
+    const member_entry& at = entries[failed / 4];
+    const member_entry& run_first = *(&at - at.run_position);
+    switch (static_cast<failure>(failed % 4)) {
+    case failure::reported: break;
+    case failure::alone: s.error().prepend_member(at.name); break;
+    case failure::run_unread: report_packed_run(s, obj, run_first, 0, false); break;
+    case failure::run_read: report_packed_run(s, obj, run_first, word, true); break;
+    }
+}
+
+// One member of a struct. The body of a struct is a fold of these, one per member,
+// and they are shared by every struct: what differs (encodings, offsets, names) are
+// arguments, constant where inlined. So a struct costs the compiler one function per
+// stream, as a hand-written serialize function does. A failed step records how (see
+// failure) and the body reports it.
+template <step_kind K, stream S, class T, class E>
+NETSER_INLINE bool member_step(S& s, void*, T& m, const E& e, run_state& run, const member_entry& at) {
+    if constexpr (K == step_kind::alone) {
+        return apply_encoding(s, m, e) || step_failed(run, at, failure::alone);
+    } else if constexpr (S::is_reading) {
+        if constexpr (K == step_kind::first) {
+            const auto bits = static_cast<std::size_t>(at.run_bits);
+            if (!(s.bits_remaining() >= bits && s.process_bits(run.word, at.run_bits))) [[unlikely]]
+                return step_failed(run, at, failure::run_unread);
+            run.ok = true;
+        }
+        run.ok &= from_code((run.word >> at.offset) & low_bits(at.width), m, e) == errc::none;
+        if constexpr (K == step_kind::last)
+            return run.ok || step_failed(run, at, failure::run_read);
+        return true;
+    } else {
+        if constexpr (K == step_kind::first) {
+            run.word = 0;
+            run.ok = true;
+        }
+        run.ok &= pack_code(m, e, run.word, at.offset);
+        if constexpr (K == step_kind::last) {
+            const auto bits = static_cast<std::size_t>(at.run_bits);
+            return (run.ok && s.bits_remaining() >= bits && s.process_bits(run.word, at.run_bits)) ||
+                   step_failed(run, at, failure::run_unread);
+        }
+        return true;
+    }
+}
+
+// A member that is not simply its value's encoding (skip, only_if, check).
+template <step_kind K, stream S, class T, class C, std::size_t I>
+NETSER_INLINE bool member_step(S& s, void* obj, T&, special_member<C, I>, run_state& run, const member_entry& at) {
+    return serialize_member<C, I>(s, *static_cast<C*>(obj)) || step_failed(run, at, failure::reported);
+}
+
+// A described struct's bases, then its members (the components of a vector-like struct
+// with scalar attributes P): one by one for a profiling stream, else by member_step.
+template <class P, stream S, class C, template <class...> class L, class... B, std::size_t... I>
+NETSER_INLINE bool serialize_struct_body(S& s, C& obj, L<B...>, std::index_sequence<I...>) {
+    if (!(serialize_value<no_attrs>(s, static_cast<typename B::type&>(obj)) && ...)) return false;
+    if constexpr (profiling_stream<S>) {
+        if constexpr (pack_of<P>::encoding_size != 0) return (serialize_component<P, C, I>(s, obj) && ...);
+        else return (serialize_member<C, I>(s, obj) && ...);
+    } else {
+        using R = member_runs<C, P>;
+        run_state run;
+        constexpr const member_entry* entries = member_table<C, P>::entries.at;
+        if ((member_step<R::runs.kind[I]>(s, &obj, obj.*member_at<C, I>::pointer, member_encoding_v<C, I, P>, run,
+                                          entries[I]) &&
+             ...)) [[likely]]
+            return true;
+        // Only a reader's word is reported (a measurer's is dead code, left out).
+        fail_member(s, &obj, entries, run.failed, S::is_reading ? run.word : 0);
+        return false;
+    }
+}
+
+// Small structs of fixed-width values (the hot per-entity state: flags, quantized
+// positions, nested vectors and quaternions, arrays of those) are inlined where they are
+// used, at every level, as a hand-written serialize function would be: their bodies are
+// a few packed runs. The others (strings, containers, optionals, recursion) are one
+// function per struct and stream, left to the compiler: forcing them inline would make
+// it optimize the whole body again at every level above. A user codec is a call either way.
+template <class P, class C>
+constexpr bool is_inline_struct() noexcept;
+
+template <class T, class E>
+constexpr bool inline_encoding(E) noexcept {
+    return is_fixed_width<E>;
+}
+template <class T, class Q>
+constexpr bool inline_encoding(common_encoding<Q>) noexcept {
+    return true;
+}
+template <class T, class Q>
+constexpr bool inline_encoding(finite_encoding<Q>) noexcept {
+    return true;
+}
+template <class T, class Q>
+constexpr bool inline_encoding(user_attribute_encoding<Q>) noexcept {
+    return true;
+}
+template <class T>
+constexpr bool inline_encoding(user_type_encoding) noexcept {
+    return true;
+}
+template <class T, class Q>
+constexpr bool inline_encoding(struct_encoding<Q>) noexcept {
+    return is_inline_struct<Q, T>();
+}
+template <class T, class Q>
+constexpr bool inline_encoding(array_encoding<Q>) noexcept {
+    using E = std::remove_cvref_t<decltype(std::declval<T&>()[0])>;
+    return inline_encoding<E>(encoding_v<Q, E>);
+}
+
+// Member I of C with the component attributes P (no_attrs: its own).
+template <class C, std::size_t I, class P>
+constexpr bool inline_member() noexcept {
+    using A = member_attrs<C, I>;
+    if constexpr (pack_of<P>::encoding_size != 0) return inline_encoding<member_type<C, I>>(member_encoding_v<C, I, P>);
+    else if constexpr (has_attr<A, attr_kind::skip>) return true;
+    else return inline_encoding<member_type<C, I>>(encoding_v<value_attrs<A>, member_type<C, I>>);
+}
+
+template <class P, class C, template <class...> class L, class... B, std::size_t... I>
+constexpr bool inline_members(L<B...>, std::index_sequence<I...>) noexcept {
+    return (inline_encoding<typename B::type>(encoding_v<no_attrs, typename B::type>) && ...) &&
+           (inline_member<C, I, P>() && ...);
+}
+
+// (A recursive struct has a member that is not inline: a pointer, optional or container.)
+template <class P, class C>
+constexpr bool is_inline_struct() noexcept {
+    return inline_members<P, C>(described_bases<C>{}, member_indices<C>{});
+}
+template <class P, class C>
+inline constexpr bool inline_struct = is_inline_struct<P, C>();
+
+template <class P, stream S, class C>
+bool serialize_struct_outlined(S& s, C& obj) {
+    if constexpr (is_recursive_type<C>()) {
+        if (!enter_nested(s)) return false;
+        return leave_nested(s, serialize_struct_body<P>(s, obj, described_bases<C>{}, member_indices<C>{}));
+    } else {
+        return serialize_struct_body<P>(s, obj, described_bases<C>{}, member_indices<C>{});
+    }
+}
+
+// A described struct: straight to its body (each layer in between would be optimized
+// again wherever the body is inlined).
+template <stream S, class C, class P>
+NETSER_INLINE bool apply_encoding(S& s, C& obj, struct_encoding<P>) {
+    if constexpr (inline_struct<P, C>)
+        return serialize_struct_body<P>(s, obj, described_bases<C>{}, member_indices<C>{});
+    else
+        return serialize_struct_outlined<P>(s, obj);
+}
+
+// The error path's name of a plain aggregate's field i: "field<i>".
+NETSER_COLD inline void prepend_field_name(error& e, std::size_t i) noexcept {
+    char name[24] = "field";
+    std::size_t len = 5;
+    char digits[20];
+    std::size_t nd = 0;
+    do {
+        digits[nd++] = static_cast<char>('0' + i % 10);
+        i /= 10;
+    } while (i != 0);
+    while (nd != 0) name[len++] = digits[--nd];
+    e.prepend_member({name, len});
+}
+
+// Plain aggregates through Boost.PFR: default encodings, fields named "field<i>".
+template <class P, stream S, class T>
+bool serialize_aggregate(S& s, T& obj) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return ([&] {
+            if (serialize_value<P>(s, boost::pfr::get<I>(obj))) [[likely]] return true;
+            prepend_field_name(s.error(), I);
+            return false;
+        }() && ...);
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+
+template <stream S, class T, class P>
+bool apply_encoding(S& s, T& obj, aggregate_encoding<P>) {
+    if constexpr (is_recursive_type<T>())
+        return enter_nested(s) && leave_nested(s, serialize_aggregate<P>(s, obj));
+    else
+        return serialize_aggregate<P>(s, obj);
+}
+
+// ---- delta --------------------------------------------------------------------------
+//
+// A struct's delta body is the delta of each base and member (each a changed bit, then
+// its body), in the order of the plain encoding. A member that is not sent (skip, or
+// only_if false) takes no bit: a reader copies a skipped one from the baseline and
+// resets the other as a plain read does.
+
+template <class C, std::size_t I>
+bool member_same(const C& v, const C& b) {
+    using D = member_at<C, I>;
+    using P = member_attrs<C, I>;
+    if constexpr (has_attr<P, attr_kind::skip>) {
+        return true;
+    } else {
+        // Not sent: a reader resets it, and the baseline (what a reader held) has it reset.
+        if constexpr (has_attr<P, attr_kind::only_if>)
+            if (!(v.*only_if_flag<C, I>())) return true;
+        return same_value<value_attrs<P>>(v.*D::pointer, b.*D::pointer);
+    }
+}
+
+template <class P, class C, template <class...> class L, class... B, std::size_t... I>
+bool same_struct(const C& v, const C& b, L<B...>, std::index_sequence<I...>) {
+    if (!(same_value<no_attrs>(static_cast<const typename B::type&>(v), static_cast<const typename B::type&>(b)) &&
+          ...))
+        return false;
+    if constexpr (pack_of<P>::encoding_size != 0)
+        return (same_value<P>(v.*member_at<C, I>::pointer, b.*member_at<C, I>::pointer) && ...);
+    else
+        return (member_same<C, I>(v, b) && ...);
+}
+
+template <class C, class P>
+bool same_encoded(const C& v, const C& b, struct_encoding<P>) {
+    return same_struct<P>(v, b, described_bases<C>{}, member_indices<C>{});
+}
+
+// The delta of one member, named in the profile and the error path.
+template <class P, class C, std::size_t I, stream S, class M>
+bool delta_named(S& s, M& m, const M& b) {
+    using D = member_at<C, I>;
+    if constexpr (profiling_stream<S>) s.enter_member(D::name);
+    const bool ok = serialize_delta_value<P>(s, m, b);
+    if constexpr (profiling_stream<S>) s.leave();
+    if (ok) [[likely]] return true;
+    s.error().prepend_member(D::name);
+    return false;
+}
+
+template <class C, std::size_t I, stream S>
+bool delta_member(S& s, C& obj, const C& base) {
+    using D = member_at<C, I>;
+    using P = member_attrs<C, I>;
+    auto& m = obj.*D::pointer;
+    const auto& b = base.*D::pointer;
+    if constexpr (has_attr<P, attr_kind::skip>) {
+        if constexpr (S::is_reading) copy_value(m, b);
+        return true;
+    } else {
+        if constexpr (has_attr<P, attr_kind::only_if>) {
+            if (!(obj.*only_if_flag<C, I>())) {
+                if constexpr (S::is_reading) reset_to_default<C, D>(m);
+                return true;
+            }
+        }
+        if constexpr (checks_enabled && has_attr<P, attr_kind::check>) {
+            if (!serialize_check(s, P::value.template get<attr_kind::check>().magic)) [[unlikely]] {
+                s.error().prepend_member(D::name);
+                return false;
+            }
+        }
+        return delta_named<value_attrs<P>, C, I>(s, m, b);
+    }
+}
+
+template <class P, stream S, class C, template <class...> class L, class... B, std::size_t... I>
+bool delta_struct_body(S& s, C& obj, const C& base, L<B...>, std::index_sequence<I...>) {
+    if (!(serialize_delta_value<no_attrs>(s, static_cast<typename B::type&>(obj),
+                                          static_cast<const typename B::type&>(base)) &&
+          ...))
+        return false;
+    if constexpr (pack_of<P>::encoding_size != 0)
+        return (delta_named<P, C, I>(s, obj.*member_at<C, I>::pointer, base.*member_at<C, I>::pointer) && ...);
+    else
+        return (delta_member<C, I>(s, obj, base) && ...);
+}
+
+template <stream S, class C, class P>
+bool apply_delta(S& s, C& obj, const C& base, struct_encoding<P>, const delta_params&) {
+    if constexpr (is_recursive_type<C>()) {
+        if (!enter_nested(s)) return false;
+        return leave_nested(s, delta_struct_body<P>(s, obj, base, described_bases<C>{}, member_indices<C>{}));
+    } else {
+        return delta_struct_body<P>(s, obj, base, described_bases<C>{}, member_indices<C>{});
+    }
+}
+
+template <class T, class P>
+bool same_encoded(const T& v, const T& b, aggregate_encoding<P>) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return (same_value<P>(boost::pfr::get<I>(v), boost::pfr::get<I>(b)) && ...);
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+
+template <class P, stream S, class T>
+bool delta_aggregate(S& s, T& obj, const T& base) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return ([&] {
+            if (serialize_delta_value<P>(s, boost::pfr::get<I>(obj), boost::pfr::get<I>(base))) [[likely]] return true;
+            prepend_field_name(s.error(), I);
+            return false;
+        }() && ...);
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+
+template <stream S, class T, class P>
+bool apply_delta(S& s, T& obj, const T& base, aggregate_encoding<P>, const delta_params&) {
+    if constexpr (is_recursive_type<T>())
+        return enter_nested(s) && leave_nested(s, delta_aggregate<P>(s, obj, base));
+    else
+        return delta_aggregate<P>(s, obj, base);
+}
+
+template <class C, std::size_t I>
+constexpr bit_bounds member_delta_bounds() noexcept {
+    using P = member_attrs<C, I>;
+    if constexpr (has_attr<P, attr_kind::skip>) {
+        return {};
+    } else {
+        bit_bounds b = delta_value_bounds<value_attrs<P>, member_type<C, I>>();
+        if constexpr (checks_enabled && has_attr<P, attr_kind::check>) b.max += 32 + 7;
+        return b;
+    }
+}
+
+template <class P, class C, template <class...> class L, class... B, std::size_t... I>
+constexpr bit_bounds struct_delta_bounds(L<B...>, std::index_sequence<I...>) noexcept {
+    bit_bounds total = (bit_bounds{} + ... + delta_value_bounds<no_attrs, typename B::type>());
+    if constexpr (pack_of<P>::encoding_size != 0) return (total + ... + delta_value_bounds<P, member_type<C, I>>());
+    else return (total + ... + member_delta_bounds<C, I>());
+}
+
+template <class C, class P>
+constexpr bit_bounds delta_bounds(struct_encoding<P>, const delta_params&) noexcept {
+    return struct_delta_bounds<P, C>(described_bases<C>{}, member_indices<C>{});
+}
+
+template <class T, class P>
+constexpr bit_bounds delta_bounds(aggregate_encoding<P>, const delta_params&) noexcept {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+        return (bit_bounds{} + ... + delta_value_bounds<P, boost::pfr::tuple_element_t<I, T>>());
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+
+} // namespace netser::detail

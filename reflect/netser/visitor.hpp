@@ -1,0 +1,135 @@
+#pragma once
+
+#include <netser/attributes.hpp>
+#include <netser/bounds.hpp>
+#include <netser/detail/config.hpp>
+#include <netser/difference_ladder.hpp>
+#include <netser/encoding.hpp>
+#include <netser/stream.hpp>
+
+#include <cstddef>
+#include <string_view>
+
+// What the codec families share: the entry points of the walks over a value, plain and
+// delta (defined in <netser/codec.hpp> once every family is declared), the hooks a
+// profiling stream gets, nesting limits and the error path of an element.
+
+namespace netser::detail {
+
+/// Writes, reads or measures v with attributes P: apply_encoding(s, v, encoding_v<P, T>),
+/// one overload per family of encodings.
+template <class P, stream S, class T>
+NETSER_INLINE bool serialize_value(S& s, T& v);
+
+/// A misuse, already reported by the static_assert of encoding_of.
+template <stream S, class T>
+bool apply_encoding(S&, T&, invalid_encoding) noexcept {
+    return false;
+}
+
+// ---- delta: a value against a baseline both sides hold ---------------------------
+//
+// Every value is a changed bit, then, when it changed, its family's delta body:
+// apply_delta(s, v, b, encoding, params), beside apply_encoding in the family's header.
+// same_encoded(v, b, encoding) tells a writer whether v goes on the wire as b does (a
+// reader of v would hold b): only then is v sent as unchanged. A reader copies what did
+// not change from the baseline.
+
+/// What a delta body takes from the attributes besides the encoding: the ladder of code
+/// differences, fitted to the range of the value's (or its elements') codes.
+struct delta_params {
+    effective_ladder ladder;
+};
+
+/// The changed bit of v against b, then its delta body (a user codec's own
+/// serialize_delta instead, when it has one).
+template <class P, stream S, class T>
+bool serialize_delta_value(S& s, T& v, const T& b);
+
+/// The delta body of a v that differs from b: apply_delta with v's encoding.
+template <class P, stream S, class T>
+bool delta_body(S& s, T& v, const T& b);
+
+/// Whether v goes on the wire as b does, with attributes P (false when v cannot be written).
+template <class P, class T>
+bool same_value(const T& v, const T& b);
+
+/// v = b, also for types that cannot be copy-assigned (std::unique_ptr members): what a
+/// reader keeps of the baseline.
+template <class T>
+void copy_value(T& v, const T& b);
+
+/// The most bits the delta of a T with attributes P can take (changed bit included), and
+/// of its delta body alone; bounded is false when a user codec states no bound.
+template <class P, class T>
+constexpr bit_bounds delta_value_bounds() noexcept;
+template <class P, class T>
+constexpr bit_bounds delta_body_bounds() noexcept;
+
+/// The larger of two worst cases.
+constexpr bit_bounds worst_of(bit_bounds a, bit_bounds b) noexcept {
+    return {0, a.max > b.max ? a.max : b.max, a.bounded && b.bounded};
+}
+
+template <class T>
+constexpr bit_bounds delta_bounds(invalid_encoding, const delta_params&) noexcept {
+    return {};
+}
+template <stream S, class T>
+bool apply_delta(S&, T&, const T&, invalid_encoding, const delta_params&) noexcept {
+    return false;
+}
+template <class T>
+bool same_encoded(const T&, const T&, invalid_encoding) noexcept {
+    return false;
+}
+
+// A stream that wants to know where its bits go (profile_stream) is told when each
+// member and element starts and ends; other streams pay nothing.
+template <class S>
+concept profiling_stream = requires(S& s, std::string_view name) {
+    s.enter_member(name);
+    s.enter_element();
+    s.leave();
+};
+
+template <class P, stream S, class T>
+NETSER_INLINE bool profiled_value(S& s, T& v, [[maybe_unused]] std::string_view name) {
+    if constexpr (profiling_stream<S>) {
+        s.enter_member(name);
+        const bool ok = serialize_value<P>(s, v);
+        s.leave();
+        return ok;
+    } else {
+        return serialize_value<P>(s, v);
+    }
+}
+
+/// Adds "[i]" to the error path of a failed element.
+template <stream S>
+NETSER_COLD bool fail_at_index(S& s, std::size_t i) noexcept {
+    s.error().prepend_index(i);
+    return false;
+}
+
+// Recursive structs nest at most s.max_depth() deep (64 by default), so a hostile packet
+// cannot exhaust the stack: deeper fails with too_large. Other structs cannot nest
+// without bound and pay nothing.
+template <stream S>
+NETSER_INLINE bool enter_nested(S& s) noexcept {
+    if constexpr (requires { s.enter_nested(); }) {
+        if (!s.enter_nested()) [[unlikely]] {
+            s.leave_nested();
+            return s.fail(errc::too_large, s.bits_processed());
+        }
+    }
+    return true;
+}
+
+template <stream S>
+NETSER_INLINE bool leave_nested(S& s, bool ok) noexcept {
+    if constexpr (requires { s.leave_nested(); }) s.leave_nested();
+    return ok;
+}
+
+} // namespace netser::detail

@@ -1,0 +1,155 @@
+// serialize_delta on every shape a game protocol has (the fuzz targets' packet types:
+// every attribute, every container, rotations, recursion, message unions, extremes):
+// random baselines and random changes of every size round trip, a reader ends with
+// what a plain read of the value gives, measuring counts what writing writes, and the
+// bits stay within max_delta_bits.
+
+#include "delta/delta_types.hpp"
+#include "fuzz/fuzz_types.hpp"
+
+#include <boost/pfr/core.hpp>
+
+#include <type_traits>
+
+using namespace delta_test;
+using namespace netser_fuzz;
+
+namespace {
+
+// obj becomes a mix of itself and `other`: each value is kept or taken from other (one
+// in `odds` taken), recursing into described structs, arrays and equally long vectors,
+// so a delta sees every proportion of changes.
+template <class T>
+void blend(T& obj, const T& other, rng& r, std::uint64_t odds) {
+    if constexpr (netser::detail::described<T>) {
+        boost::mp11::mp_for_each<netser::detail::described_members<T>>([&](auto d) {
+            if constexpr (std::is_copy_assignable_v<std::remove_cvref_t<decltype(obj.*d.pointer)>>)
+                blend(obj.*d.pointer, other.*d.pointer, r, odds);
+        });
+    } else if constexpr (netser::detail::is_std_array<T>::value) {
+        for (std::size_t i = 0; i < obj.size(); ++i) blend(obj[i], other[i], r, odds);
+    } else if constexpr (netser::detail::is_vector<T>::value && !std::is_same_v<T, std::vector<bool>>) {
+        if (obj.size() == other.size() && r.below(4) != 0) {
+            for (std::size_t i = 0; i < obj.size(); ++i) blend(obj[i], other[i], r, odds);
+        } else if (r.below(odds) == 0) {
+            obj = other;
+        }
+    } else if constexpr (std::is_copy_assignable_v<T>) {
+        if (r.below(odds) == 0) obj = other;
+    }
+}
+
+template <class T>
+void check_round_trip(const T& obj, const T& base) {
+    std::size_t capacity = write_capacity<T>() * 2;
+    if constexpr (statically_bounded<T>) capacity = netser::max_delta_bytes<T>();
+    std::vector<std::byte> buffer(capacity);
+    netser::write_stream w(buffer.data(), buffer.size());
+    const bool ok = netser::serialize_delta(w, obj, base);
+    INFO("write error " << netser::to_string(w.error().code) << " at " << w.error().path());
+    REQUIRE(ok);
+    netser::measure_stream m;
+    REQUIRE(netser::serialize_delta(m, obj, base));
+    CHECK(m.bits_processed() == w.bits_processed());
+    if constexpr (statically_bounded<T>) CHECK(w.bits_processed() <= netser::max_delta_bits<T>());
+    const auto bytes = w.finish();
+    const netser_test::exact_block block(bytes);
+    netser::read_stream r(block.span());
+    T out{};
+    const bool read_ok = netser::serialize_delta(r, out, base);
+    INFO("read error " << netser::to_string(r.error().code) << " at " << r.error().bit << " " << r.error().path());
+    REQUIRE(read_ok);
+    CHECK(r.bits_processed() == w.bits_processed());
+    CHECK(plain_hex(out) == plain_hex(received(obj)));
+}
+
+template <class T>
+void round_trips(std::uint64_t seed) {
+    for (std::uint64_t i = 0; i < 40; ++i) {
+        const T base = received(make_value<T>(seed + 2 * i, i % 2 == 0 ? size_mode::small : size_mode::full));
+        const T other = make_value<T>(seed + 2 * i + 1, i % 3 == 0 ? size_mode::small : size_mode::full);
+        rng r{seed ^ (i * 7919)};
+        for (std::uint64_t odds : {1u, 2u, 5u, 50u}) {
+            T obj{};
+            netser::detail::copy_value(obj, base); // deep: Chain holds std::unique_ptr
+            blend(obj, other, r, odds);
+            INFO("seed " << seed << " value " << i << " odds 1/" << odds);
+            check_round_trip(obj, base);
+        }
+        INFO("seed " << seed << " value " << i << " unchanged");
+        check_round_trip(base, base);
+    }
+}
+
+} // namespace
+
+TEST_CASE("delta round trips of every packet type of the fuzz targets", "[delta]") {
+    round_trips<Player>(100);
+    round_trips<Inventory>(200);
+    round_trips<Entities>(300);
+    round_trips<Body>(400);
+    round_trips<Envelope>(600);
+    round_trips<Extremes>(700);
+}
+
+TEST_CASE("delta round trips of recursive types (trees, chains of unique_ptr)", "[delta]") {
+    round_trips<Node>(500);
+    round_trips<Chain>(800);
+}
+
+TEST_CASE("an unchanged value of any type is one bit", "[delta]") {
+    for_each_type([]<class T>(std::type_identity<T>, std::size_t index) {
+        const T v = received(make_value<T>(index + 1000));
+        std::size_t bits = 0;
+        delta_hex(v, v, &bits);
+        CHECK(bits == 1);
+    });
+}
+
+TEST_CASE("as_received gives what a reader holds: quantized values decoded, only_if members reset", "[delta]") {
+    const Mover m = received(Mover{false, 3.3f});
+    CHECK_FALSE(m.moving);
+    CHECK(m.velocity == 0.f);
+    const Mover moving = received(Mover{true, 3.333f});
+    CHECK(moving.velocity == netser::quantization::make(-10.f, 10.f, 0.01f).decode(1333));
+}
+
+TEST_CASE("a writer whose baseline is not what the reader holds desynchronises the reader", "[delta]") {
+    // The writer keeps its raw state (velocity 5 while not moving) as the baseline; the
+    // reader holds what it received (velocity reset to 0). When the cube moves again at
+    // 5.1, the writer sends a difference of 10 codes from 5, and the reader adds them to 0.
+    const Mover raw_base{false, 5.f};
+    const Mover reader_base = received(raw_base);
+    const Mover obj{true, 5.1f};
+    const std::string packet = delta_hex(obj, raw_base);
+    Mover wrong{};
+    REQUIRE_FALSE(read_delta(packet, wrong, reader_base));
+    CHECK(wrong.moving);
+    CHECK(plain_hex(wrong) != plain_hex(received(obj)));
+    CHECK(wrong.velocity < 1.f); // 0.1, not 5.1
+    // With the received value as the baseline, the reader ends where a plain read would.
+    const std::string right_packet = delta_hex(obj, reader_base);
+    Mover right{};
+    REQUIRE_FALSE(read_delta(right_packet, right, reader_base));
+    CHECK(plain_hex(right) == plain_hex(received(obj)));
+}
+
+TEST_CASE("a value that cannot be written fails the delta write with its error and member path", "[delta]") {
+    Small base{};
+    Small obj{};
+    obj.level = 16; // above range(0, 15)
+    std::vector<std::byte> buffer(64);
+    netser::write_stream w(buffer.data(), buffer.size());
+    CHECK_FALSE(netser::serialize_delta(w, obj, base));
+    CHECK(w.error().code == netser::errc::out_of_range);
+    CHECK(w.error().path() == "Small.level");
+    CHECK(w.error().bit == 3); // after the struct's, flag's and level's changed bits
+    // A baseline that cannot be written fails too, at the member, whatever the value.
+    Small bad_base{};
+    bad_base.level = 40;
+    obj.level = 3;
+    netser::write_stream w2(buffer.data(), buffer.size());
+    CHECK_FALSE(netser::serialize_delta(w2, obj, bad_base));
+    CHECK(w2.error().code == netser::errc::out_of_range);
+    CHECK(w2.error().path() == "Small.level");
+}

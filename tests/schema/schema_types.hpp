@@ -1,0 +1,231 @@
+#pragma once
+
+// Types for the schema tests: together with the chat game of tests/packet/packet_types.hpp
+// and the Player of docs/attributes.md in tests/reflect/test_types.hpp, they cover every encoding
+// node of docs/schema.md: every scalar form, containers, optionals, variants, sparse
+// arrays, the game encodings, linking, checks, skip, bases with only_if on a base's
+// flag, a struct whose attributes replace its members', plain aggregates, a recursive
+// type, two structs under one name, a user type and a user attribute; the delta
+// attributes on every kind of member they apply to.
+
+#include <netser/netser.hpp>
+
+#include <boost/describe/enum.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace schema_ext {
+
+/// A user type with its own serialize: 12 bits.
+struct Packed12 {
+    std::uint16_t v = 0;
+};
+template <class S>
+bool serialize(S& s, Packed12& p) {
+    return netser::serialize_bits(s, p.v, 12);
+}
+constexpr std::size_t netser_max_bits(const Packed12*) { return 12; }
+constexpr std::size_t netser_min_bits(const Packed12*) { return 12; }
+constexpr std::string_view netser_schema_tag(const Packed12*) { return "packed12"; }
+
+/// A user attribute: a float as one of 256 steps of [0, 1).
+struct step256_t {
+    template <class S>
+    bool serialize(S& s, float& v) const {
+        std::uint8_t step = 0;
+        if constexpr (!S::is_reading) step = static_cast<std::uint8_t>(static_cast<unsigned>(v * 256.f) % 256u);
+        if (!netser::serialize_bits(s, step, 8)) return false;
+        if constexpr (S::is_reading) v = static_cast<float>(step) / 256.f;
+        return true;
+    }
+    static constexpr std::size_t max_bits() { return 8; }
+    static constexpr std::size_t min_bits() { return 8; }
+    static constexpr std::string_view schema_tag() { return "step256"; }
+};
+inline constexpr step256_t step256{};
+
+} // namespace schema_ext
+
+namespace schema_types {
+
+BOOST_DEFINE_ENUM_CLASS(Weapon, none, pistol, rifle, rocket)
+
+// Enumerators 3, 5, 9: 3 bits (span 6); every other code is a gap.
+enum class Sparse : int { a = 3, b = 5, c = 9 };
+BOOST_DESCRIBE_ENUM(Sparse, a, b, c)
+
+// Not described: needs range or bits.
+enum class Raw : std::uint8_t { lo = 1, hi = 200 };
+
+struct Quat {
+    float x = 0, y = 0, z = 0, w = 1;
+};
+struct Vec3 {
+    float x = 0, y = 0, z = 0;
+};
+struct GameObject {
+    int id = 0;
+};
+
+/// The game encodings.
+struct Rotations {
+    Quat a;
+    Quat b;
+    std::array<float, 4> c{0, 0, 0, 1};
+    Vec3 dir{0, 0, 1};
+    std::array<float, 3> dir2{1, 0, 0};
+};
+NETSER_STRUCT(Rotations,
+    (a, netser::smallest_three{9}),
+    (b, netser::unit_quaternion{10}),
+    (c, netser::smallest_three{12}),
+    (dir, netser::unit_vector{12}),
+    (dir2, netser::unit_vector{8}))
+
+/// Sparse arrays, fixed and growable.
+struct Slots {
+    std::array<std::optional<std::uint8_t>, 400> fixed;
+    std::vector<std::optional<std::uint16_t>> grow;
+};
+NETSER_STRUCT(Slots,
+    (fixed, netser::sparse, netser::range(0, 15)),
+    (grow, netser::sparse, netser::max_size(200), netser::range(0, 1023)))
+
+/// Links to shared objects (bare payloads: read_packet has no link context).
+struct Links {
+    GameObject* home = nullptr;
+    std::vector<const GameObject*> squad;
+};
+NETSER_STRUCT(Links, (home, netser::linked{8}), (squad, netser::max_size(3), netser::linked{6, netser::unknown_link::fail}))
+
+struct Cargo {
+    std::uint8_t gold = 0;
+    bool full = false;
+};
+NETSER_STRUCT(Cargo, (gold, netser::range(0, 100)), full)
+
+/// Every scalar form and every container.
+struct Kitchen {
+    std::int16_t offset = 0;       // bits(5), signed: [-16, 15]
+    std::uint32_t flags = 0;       // bits(20)
+    std::uint64_t big = 0;         // the whole 64-bit range
+    std::int64_t raw64 = 0;        // two's complement
+    std::int8_t small[3] = {};     // C array, raw
+    double when = 0;               // raw 64 bits
+    float speed = 0;               // quantize + finite
+    float ratio = 0;               // raw + common + finite
+    float temp = 0;                // quantize + common
+    Sparse sparse_enum = Sparse::a;
+    Raw by_range = Raw::lo;
+    Raw by_bits = Raw::lo;
+    std::string name;
+    std::string blob;              // raw_bytes
+    std::vector<bool> switches;
+    std::map<std::uint8_t, std::int16_t> scores;
+    std::set<std::uint16_t> ids;
+    std::unique_ptr<Cargo> cargo;
+    std::optional<std::int32_t> target;
+    std::array<std::array<std::uint8_t, 2>, 2> grid{};
+    int cache = 0;                 // skip
+    std::uint16_t after_check = 0; // check("section")
+    schema_ext::Packed12 packed;
+    float angle = 0;               // a user attribute without a known tag
+    std::array<Weapon, 2> weapons{};
+};
+NETSER_STRUCT(Kitchen,
+    (offset, netser::bits(5)),
+    (flags, netser::bits(20)),
+    (big, netser::range(std::uint64_t{0}, ~std::uint64_t{0})),
+    raw64,
+    small,
+    when,
+    (speed, netser::quantize(0.f, 20.f, 0.05f), netser::finite),
+    (ratio, netser::common(0.f, 1.f), netser::finite),
+    (temp, netser::quantize(-40.f, 60.f, 0.5f), netser::common(20.5f)),
+    sparse_enum,
+    (by_range, netser::range(1, 200)),
+    (by_bits, netser::bits(8)),
+    (name, netser::max_length(12)),
+    (blob, netser::max_length(6), netser::raw_bytes),
+    (switches, netser::max_size(10)),
+    (scores, netser::max_size(4), netser::range(-100, 100)),
+    (ids, netser::max_size(5), netser::range(0, 999)),
+    cargo,
+    (target, netser::range(-5, 5)),
+    (grid, netser::range(0, 3)),
+    (cache, netser::skip),
+    (after_check, netser::check("section"), netser::range(0, 1000)),
+    packed,
+    (angle, schema_ext::step256),
+    weapons)
+
+/// A base, and only_if naming the base's flag; a plain aggregate with attributes.
+struct Entity {
+    std::uint16_t id = 0;
+    bool moving = false;
+};
+NETSER_STRUCT(Entity, (id, netser::range(0, 4095)), moving)
+
+struct Mover : Entity {
+    float vx = 0;
+    Vec3 pos;
+};
+NETSER_DERIVED_STRUCT(Mover, (Entity),
+    (vx, netser::quantize(-50.f, 50.f, 0.01f), netser::only_if(&Mover::moving)),
+    (pos, netser::quantize(-100.f, 100.f, 0.5f)))
+
+/// A recursive type.
+struct Tree {
+    std::uint8_t value = 0;
+    std::vector<Tree> kids;
+};
+NETSER_STRUCT(Tree, (value, netser::range(0, 200)), (kids, netser::max_size(3)))
+
+namespace other {
+/// Another struct described as "Cargo": the schema names it Cargo#2.
+struct Cargo {
+    std::int8_t weight = 0;
+};
+NETSER_STRUCT(Cargo, weight)
+} // namespace other
+
+struct Hold {
+    Cargo mine;
+    other::Cargo theirs;
+    std::variant<Cargo, other::Cargo, std::uint16_t> either;
+};
+NETSER_STRUCT(Hold, mine, theirs, either)
+
+/// The delta attributes where they reach: a ladder for an array's, a vector's and an
+/// optional's elements, for every member of a struct with attributes of its own (inline),
+/// for an enum; a struct sent whole; a ladder on a struct member without encoding
+/// attributes, which changes nothing (its members keep their own).
+struct Tuned {
+    std::array<std::uint16_t, 12> grid{};
+    std::vector<std::uint8_t> levels;
+    std::optional<std::uint16_t> aim;
+    Vec3 velocity;
+    Cargo cargo;
+    Cargo other;
+    Weapon weapon = Weapon::none;
+};
+NETSER_STRUCT(Tuned,
+    (grid, netser::range(0, 4000), netser::delta_ladder(2, 30)),
+    (levels, netser::max_size(6), netser::range(0, 200), netser::delta_ladder(3)),
+    (aim, netser::range(0, 60000), netser::delta_ladder(8, 300, 5000)),
+    (velocity, netser::quantize(-10.f, 10.f, 0.01f), netser::delta_ladder(4, 64)),
+    (cargo, netser::delta_whole),
+    (other, netser::delta_ladder(5)),
+    (weapon, netser::delta_ladder(1)))
+
+} // namespace schema_types
