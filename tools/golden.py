@@ -280,6 +280,21 @@ def delta_smallest_three_example(w):
             w_difference(w, a, b, 510, [2, 4, 8, 32])
 
 
+def delta_smallest_three_to_rest(w):
+    # A smallest_three(9) rotation with the default ladder coming to rest: the identity
+    # (largest 3, three middle codes 255, which read as exactly 0) against codes 256, 255,
+    # 250: x down by 1 (rung [1, 1]), y unchanged, z up by 5 (rung [2, 16]; the default
+    # ladder fitted to [0, 510] keeps these two rungs, then the code in 9 bits).
+    base, new = [256, 255, 250], [255, 255, 255]
+    w.put(1, 1)
+    w.put(1, 1)
+    w.put(1, 1)
+    for a, b in zip(new, base):
+        w.put(1 if a != b else 0, 1)
+        if a != b:
+            w_difference(w, a, b, 510)
+
+
 def delta_smallest_three_whole(w):
     # The same against a baseline whose largest component is z (2): not the same largest,
     # so the plain encoding follows (largest 3, codes 201, 300, 380 in 9 bits each).
@@ -441,6 +456,9 @@ VECTORS = [
      delta_smallest_three_example),
     ("delta_smallest_three_whole", "the same rotation against one whose largest component is another",
      delta_smallest_three_whole),
+    ("delta_smallest_three_to_rest", "delta of a struct of a smallest_three(9) rotation, default ladder: "
+     "the identity (codes 255, 255, 255) against codes 256, 255, 250, same largest",
+     delta_smallest_three_to_rest),
     # a packet of many primitives (the truncation tests read every prefix of it)
     ("packet_mixed", "int -37 [-100,100]; bool true; quantized 123.45 [-1000,1000] at 0.01; "
      'bits 0x2A in 7; string "netser" max 31; float -2.5f; int -1 in the int64 range; '

@@ -112,7 +112,9 @@ NETSER_INLINE bool serialize_fields(S& s, std::array<std::uint64_t, N>& fields, 
         if (!s.process_bits(packed, total)) return failed_from(s, at);
         if constexpr (S::is_reading) {
             ((fields[I] = packed >> offsets[I] & ((std::uint64_t{1} << widths[I]) - 1)), ...);
-            if (!((fields[I] <= limits[I]) & ...)) [[unlikely]] return s.fail(errc::out_of_range, at);
+            // One test of all the fields (no branch per field): & of the comparisons.
+            const unsigned in_range = (static_cast<unsigned>(fields[I] <= limits[I]) & ...);
+            if (in_range == 0u) [[unlikely]] return s.fail(errc::out_of_range, at);
         }
         return true;
     }
