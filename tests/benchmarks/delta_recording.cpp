@@ -186,10 +186,13 @@ void fit(const std::vector<Frame>& frames) {
         return bits;
     };
     std::size_t count = 0;
-    for (const auto& [kind, ms] : magnitudes) {
-        const auto [best, bits] = best_ladder([&](const auto& l) { return ladder_bits(ms, max_code.at(kind), l); });
-        report(kind.c_str(), ms.size(), best, bits,
-               ladder_bits(ms, max_code.at(kind), netser::default_difference_ladder));
+    for (const auto& entry : magnitudes) {
+        // (not structured bindings: clang 14 cannot capture them in a lambda)
+        const std::string& kind = entry.first;
+        const std::vector<std::uint64_t>& ms = entry.second;
+        const std::uint64_t max = max_code.at(kind);
+        const auto [best, bits] = best_ladder([&](const auto& l) { return ladder_bits(ms, max, l); });
+        report(kind.c_str(), ms.size(), best, bits, ladder_bits(ms, max, netser::default_difference_ladder));
         count += ms.size();
     }
     const auto [best, bits] = best_ladder(all_bits);
