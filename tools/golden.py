@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent model of the netser wire format, written from DESIGN.md,
+"""An independent model of the netser wire format, written from
 docs/wire_format.md and docs/game_encodings.md (not from the C++ code), that derives
 the golden vectors.
 
