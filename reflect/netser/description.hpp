@@ -1,7 +1,6 @@
 #pragma once
 
 #include <netser/attributes.hpp>
-#include <netser/detail/preprocessor.hpp>
 
 #include <boost/describe/bases.hpp>
 #include <boost/describe/class.hpp>
@@ -33,6 +32,14 @@ constexpr description<C, Packs...> make_description(std::string_view name, Packs
 
 template <class C>
 concept described = requires { netser_description(static_cast<C**>(nullptr)); };
+
+// The macro was placed for C (in C's namespace), whether or not its attributes compile.
+template <class C>
+concept marked = requires { netser_struct_marker(static_cast<C**>(nullptr)); };
+template <class C>
+constexpr bool is_marked() noexcept {
+    return marked<C>;
+}
 
 // Computed once per struct. The lists are the ones the NETSER_ macros have Boost.Describe
 // write (data members, in order, public, protected then private; direct bases), read
@@ -139,54 +146,7 @@ constexpr bool lists_every_member_if_described() noexcept {
 
 } // namespace netser::detail
 
-#define NETSER_PP_UNPACK(...) __VA_OPT__(, ) __VA_ARGS__
-#define NETSER_PP_COMMA_NAME(a, x) , NETSER_PP_MEMBER_NAME(x)
-#define NETSER_PP_COMMA_ATTRS(a, x) , ::netser::detail::make_attr_pack(NETSER_PP_MEMBER_ATTRS(x))
-
-/// Describes struct T for netser: NETSER_STRUCT(T, a, (b, netser::range(0, 9)), ...).
-/// Place it after T, at namespace scope, in T's namespace.
-#define NETSER_STRUCT(T, ...) NETSER_DERIVED_STRUCT(T, () __VA_OPT__(, ) __VA_ARGS__)
-
-/// Like NETSER_STRUCT for a struct with bases: NETSER_DERIVED_STRUCT(T, (Base), members...).
-#define NETSER_DERIVED_STRUCT(T, Bases, ...)                                                             \
-    NETSER_PP_CAT(NETSER_DETAIL_STRUCT_, NETSER_PP_OVER_LIMIT(__VA_ARGS__))(T, Bases __VA_OPT__(, ) __VA_ARGS__)
-
-#define NETSER_DETAIL_STRUCT_1(T, ...)                                                                   \
-    static_assert(sizeof(T) == 0, "netser: at most 52 members per NETSER_STRUCT (the limit of "          \
-                                  "Boost.Describe); group members into nested described structs");
-
-#define NETSER_DETAIL_STRUCT_0(T, Bases, ...)                                                            \
-    static_assert(std::is_class_v<T>, "netser: NETSER_STRUCT takes a struct or class type");             \
-    BOOST_DESCRIBE_MAYBE_UNUSED BOOST_DESCRIBE_BASES_(T NETSER_PP_UNPACK Bases)                          \
-    BOOST_DESCRIBE_MAYBE_UNUSED BOOST_DESCRIBE_PUBLIC_MEMBERS_(                                          \
-        T NETSER_PP_FOR_EACH(NETSER_PP_COMMA_NAME, ~ __VA_OPT__(, ) __VA_ARGS__))                        \
-    BOOST_DESCRIBE_MAYBE_UNUSED BOOST_DESCRIBE_PROTECTED_MEMBERS_(T)                                     \
-    BOOST_DESCRIBE_MAYBE_UNUSED BOOST_DESCRIBE_PRIVATE_MEMBERS_(T)                                       \
-    [[maybe_unused]] inline constexpr auto netser_description(T**) noexcept {                            \
-        return ::netser::detail::make_description<T>(                                                    \
-            #T NETSER_PP_FOR_EACH(NETSER_PP_COMMA_ATTRS, ~ __VA_OPT__(, ) __VA_ARGS__));                 \
-    }                                                                                                    \
-    [[maybe_unused]] inline void netser_check_description(T**) noexcept {                                \
-        static_assert(::netser::detail::described<T>,                                                    \
-                      "netser: NETSER_STRUCT(" #T ", ...) must be placed in the namespace that declares " #T); \
-        static_assert(::netser::detail::lists_every_member_if_described<T>(),                            \
-                      "netser: NETSER_STRUCT(" #T ", ...) does not list every member of " #T             \
-                      "; add the missing ones (mark those not to send with netser::skip)");              \
-    }
-
-/// Inside a class, to describe its private members: NETSER_CLASS(T, a, (b, attrs...)).
-/// Boost.Describe sees every listed member as private.
-#define NETSER_CLASS(T, ...) NETSER_PP_CAT(NETSER_DETAIL_CLASS_, NETSER_PP_OVER_LIMIT(__VA_ARGS__))(T __VA_OPT__(, ) __VA_ARGS__)
-
-#define NETSER_DETAIL_CLASS_1(T, ...) NETSER_DETAIL_STRUCT_1(T)
-
-#define NETSER_DETAIL_CLASS_0(T, ...)                                                                    \
-    BOOST_DESCRIBE_MAYBE_UNUSED friend BOOST_DESCRIBE_BASES_(T)                                          \
-    BOOST_DESCRIBE_MAYBE_UNUSED friend BOOST_DESCRIBE_PUBLIC_MEMBERS_(T)                                 \
-    BOOST_DESCRIBE_MAYBE_UNUSED friend BOOST_DESCRIBE_PROTECTED_MEMBERS_(T)                              \
-    BOOST_DESCRIBE_MAYBE_UNUSED friend BOOST_DESCRIBE_PRIVATE_MEMBERS_(                                  \
-        T NETSER_PP_FOR_EACH(NETSER_PP_COMMA_NAME, ~ __VA_OPT__(, ) __VA_ARGS__))                        \
-    [[maybe_unused]] friend constexpr auto netser_description(T**) noexcept {                            \
-        return ::netser::detail::make_description<T>(                                                    \
-            #T NETSER_PP_FOR_EACH(NETSER_PP_COMMA_ATTRS, ~ __VA_OPT__(, ) __VA_ARGS__));                 \
-    }
+// The macros: NETSER_STRUCT, NETSER_DERIVED_STRUCT and NETSER_CLASS.
+#include <netser/detail/struct_macros.hpp>
+// What they check for each member.
+#include <netser/detail/misuse.hpp>

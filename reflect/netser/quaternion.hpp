@@ -1,6 +1,7 @@
 #pragma once
 
 #include <netser/bits_required.hpp>
+#include <netser/detail/attribute_hints.hpp>
 #include <netser/detail/float_math.hpp>
 #include <netser/primitives.hpp>
 #include <netser/quantization.hpp>
@@ -361,10 +362,11 @@ inline unit_quaternion_fields unit_quaternion_write(const std::array<float, 4>& 
 /// so that what it sends is a fixed point: a decoded rotation re-encodes to the same bits
 /// (from 2 bits). A non-finite component fails the write with invalid_value; every code
 /// reads (as a unit quaternion). docs/game_encodings.md gives the rule and the error.
-struct smallest_three {
+template <>
+struct detail::smallest_three_attr<void> { // netser::smallest_three
     int bits;
 
-    constexpr explicit smallest_three(int bits_per_component) noexcept : bits(bits_per_component) {}
+    constexpr explicit smallest_three_attr(int bits_per_component) noexcept : bits(bits_per_component) {}
 
     static constexpr float bound = 0.70710678f;
     constexpr quantization params() const noexcept { return quantization::with_bits(-bound, bound, bits); }
@@ -403,10 +405,11 @@ struct smallest_three {
 /// Where that rescaling would move a code, the writer sends a fixed point instead, so a
 /// decoded rotation re-encodes to the same bits. 3 * bits + 1 bits. A non-finite
 /// component fails the write with invalid_value.
-struct unit_quaternion {
+template <>
+struct detail::unit_quaternion_attr<void> { // netser::unit_quaternion
     int bits;
 
-    constexpr explicit unit_quaternion(int bits_per_component) noexcept : bits(bits_per_component) {}
+    constexpr explicit unit_quaternion_attr(int bits_per_component) noexcept : bits(bits_per_component) {}
 
     constexpr quantization params() const noexcept { return quantization::with_bits(-1.f, 1.f, bits); }
     constexpr std::size_t max_bits() const noexcept { return 3 * static_cast<std::size_t>(bits) + 1; }

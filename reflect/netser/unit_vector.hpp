@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/detail/attribute_hints.hpp>
 #include <netser/detail/float_math.hpp>
 #include <netser/quantization.hpp>
 #include <netser/quaternion.hpp>
@@ -36,10 +37,11 @@ inline float sign_not_zero(float v) noexcept { return v < 0.f ? -1.f : 1.f; }
 /// in `bits` each (max_int = 2^bits - 1). The reader unfolds and normalises. The error
 /// is nearly uniform over the sphere (docs/game_encodings.md gives the measured bound).
 /// 2 * bits bits. A zero, infinite or NaN vector fails the write with invalid_value.
-struct unit_vector {
+template <>
+struct detail::unit_vector_attr<void> { // netser::unit_vector
     int bits;
 
-    constexpr explicit unit_vector(int bits_per_component) noexcept : bits(bits_per_component) {}
+    constexpr explicit unit_vector_attr(int bits_per_component) noexcept : bits(bits_per_component) {}
 
     constexpr quantization params() const noexcept { return quantization::with_bits(-1.f, 1.f, bits); }
     constexpr std::size_t max_bits() const noexcept { return 2 * static_cast<std::size_t>(bits); }
