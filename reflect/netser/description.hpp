@@ -1,6 +1,7 @@
 #pragma once
 
 #include <netser/attributes.hpp>
+#include <netser/detail/type_traits.hpp>
 
 #include <boost/describe/bases.hpp>
 #include <boost/describe/class.hpp>
@@ -60,6 +61,14 @@ using described_bases = typename description_lists<C>::bases;
 
 template <class C>
 inline constexpr auto description_of = netser_description(static_cast<C**>(nullptr));
+
+/// T's name in error paths and profiles: a described struct's name as its macro spells
+/// it, else the type's name as the compiler spells it.
+template <class T>
+constexpr std::string_view value_name() noexcept {
+    if constexpr (described<T>) return description_of<T>.name;
+    else return type_name<T>();
+}
 
 // Element I of a type list by deduction against indexed bases: one cheap step, where
 // mp11's mp_at_c (without the __type_pack_element builtin, as on GCC 12) builds a map

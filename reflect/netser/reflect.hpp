@@ -16,8 +16,9 @@ namespace detail {
 
 template <class T>
 constexpr std::string_view root_name() noexcept {
-    if constexpr (described<T>) return description_of<T>.name;
-    else return type_name<T>();
+    // The alternative follows: "std::variant<Join>.level".
+    if constexpr (is_variant<T>::value) return "std::variant";
+    else return value_name<T>();
 }
 
 // A function object rather than a function: argument-dependent lookup never finds it,

@@ -89,11 +89,14 @@ bool same_encoded(const T&, const T&, invalid_encoding<P, K>) noexcept {
 }
 
 // A stream that wants to know where its bits go (profile_stream) is told when each
-// member and element starts and ends; other streams pay nothing.
+// member, element, variant alternative and variant index starts and ends; other
+// streams pay nothing.
 template <class S>
 concept profiling_stream = requires(S& s, std::string_view name) {
     s.enter_member(name);
     s.enter_element();
+    s.enter_alternative(name);
+    s.enter_index();
     s.leave();
 };
 
