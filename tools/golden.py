@@ -66,7 +66,7 @@ def f64_bits(x):
 
 
 class Quantization:
-    """DESIGN.md: delta = max - min; max_int = ceil(delta / res); bits = bits_required(0, max_int)."""
+    """docs/wire_format.md 3.1: delta = max - min; max_int = ceil(delta / res); bits = bits_required(0, max_int)."""
 
     def __init__(self, lo, hi, res):
         self.lo, self.hi = f32(lo), f32(hi)
@@ -260,6 +260,32 @@ def delta_sparse_example(w):
                        lambda i: w_difference(w, new[i], base[i], 1000))
 
 
+def delta_smallest_three_example(w):
+    # A struct whose one member is a smallest_three(9) rotation with the ladder 2, 4, 8, 32,
+    # largest component w (3) in both, codes 201, 300, 380 against 200, 300, 400: the
+    # struct's changed bit, the member's, same largest, then per code a changed bit and
+    # its difference (codes [0, 2^9 - 2], the rest-state range; [0, 511] gives the same rungs).
+    base, new = [200, 300, 400], [201, 300, 380]
+    w.put(1, 1)
+    w.put(1, 1)
+    w.put(1, 1)
+    for a, b in zip(new, base):
+        w.put(1 if a != b else 0, 1)
+        if a != b:
+            w_difference(w, a, b, 510, [2, 4, 8, 32])
+
+
+def delta_smallest_three_whole(w):
+    # The same against a baseline whose largest component is z (2): not the same largest,
+    # so the plain encoding follows (largest 3, codes 201, 300, 380 in 9 bits each).
+    w.put(1, 1)
+    w.put(1, 1)
+    w.put(0, 1)
+    w.put(3, 2)
+    for c in (201, 300, 380):
+        w.put(c, 9)
+
+
 # --- the golden vectors -------------------------------------------------------
 # (name, what is written, function that writes it). Names are stable: the tests
 # and docs/wire_format.md refer to them.
@@ -405,6 +431,11 @@ VECTORS = [
      delta_array_example),
     ("delta_array_indices", "delta of a struct of 40 codes [0, 1000], elements 3 and 30 changed (99, 1000 against 100)",
      delta_sparse_example),
+    ("delta_smallest_three", "delta of a struct of a smallest_three(9) rotation, ladder 2, 4, 8, 32: "
+     "codes 201, 300, 380 against 200, 300, 400, same largest",
+     delta_smallest_three_example),
+    ("delta_smallest_three_whole", "the same rotation against one whose largest component is another",
+     delta_smallest_three_whole),
     # a packet of many primitives (the truncation tests read every prefix of it)
     ("packet_mixed", "int -37 [-100,100]; bool true; quantized 123.45 [-1000,1000] at 0.01; "
      'bits 0x2A in 7; string "netser" max 31; float -2.5f; int -1 in the int64 range; '

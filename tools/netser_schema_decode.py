@@ -6,9 +6,15 @@ that the tests that compare it with netser's own reader check the documents too.
 
     netser_schema_decode.py SCHEMA.json PACKET_FILE [--payload] [--protocol-id ID]
     netser_schema_decode.py SCHEMA.json --hex "A5 06" --payload
+    netser_schema_decode.py SCHEMA.json --delta --hex "..." [--payload] [--baseline BASE.json]
 
 Prints {"ok": true, "value": ..., "bits": N} or
 {"ok": false, "error": "out_of_range", "bit": 42, "path": "Player.inventory[3]"}.
+--delta reads a delta packet (or with --payload a bare serialize_delta body): it adds
+"header" (a packet's sequence numbers) and "changes" (every field of the delta in wire
+order: changed bits, differences, element lists), and with --baseline (a decoded value,
+as this tool prints it) the applied "value". Without a baseline it stops with
+missing_baseline where the wire depends on the baseline's value (docs/schema.md 9).
 Exit status: 0 decoded, 1 refused, 2 bad schema or usage. Standard library only.
 """
 import argparse
@@ -19,6 +25,16 @@ import sys
 
 SUPPORTED_VERSIONS = (1,)
 MAX_NESTING = 64  # recursive structs, root included (schema.md section 7)
+
+
+class _Missing:
+    """A baseline value the decoder was not given."""
+
+    def __repr__(self):
+        return "MISSING"
+
+
+MISSING = _Missing()
 
 
 class DecodeError(Exception):
@@ -58,6 +74,13 @@ def real(obj):
 def bits_required(lo, hi):
     """wire_format.md section 2."""
     return 0 if lo == hi else (hi - lo).bit_length()
+
+
+def join(path, part):
+    """path + ".name" or path + "[i]" (part starts with "["), for a path that may be empty."""
+    if not path:
+        return part
+    return path + part if part.startswith("[") else path + "." + part
 
 
 def float_value(x, bits_hex=None):
@@ -160,7 +183,11 @@ class Decoder:
         start = integer(layout["payload_bit_offset"])
         value, r = self.decode_payload(data, start)
         payload_bits = r.pos - start
-        end = layout["end_check"]
+        self._end_check(r, layout["end_check"], payload_bits, len(data))
+        return value, payload_bits
+
+    def _end_check(self, r, end, payload_bits, size):
+        """Align, the end value (magic XOR the payload's bits), no trailing byte."""
         at = r.pos
         try:
             r.align()
@@ -175,9 +202,8 @@ class Decoder:
             raise SchemaError(f"unknown end check value {end['value']!r}")
         if got != expected:
             raise DecodeError("check_failed", at)
-        if r.pos != 8 * len(data):
+        if r.pos != 8 * size:
             raise DecodeError("invalid_value", r.pos)
-        return value, payload_bits
 
     # ---- nodes (schema.md section 4) --------------------------------------------------
 
@@ -435,18 +461,20 @@ class Decoder:
             self._leave(recursive)
 
     def _member(self, r, m):
-        check = m.get("check")
-        if check is not None:
-            at = r.pos
-            try:
-                r.align()
-                got = r.read(32)
-            except DecodeError as e:
-                e.bit = at
-                raise
-            if got != integer(check["magic"]):
-                raise DecodeError("check_failed", at)
+        if m.get("check") is not None:
+            self._member_check(r, m)
         return self.node(r, m["encoding"])
+
+    def _member_check(self, r, m):
+        at = r.pos
+        try:
+            r.align()
+            got = r.read(32)
+        except DecodeError as e:
+            e.bit = at
+            raise
+        if got != integer(m["check"]["magic"]):
+            raise DecodeError("check_failed", at)
 
     def node_aggregate(self, r, n):
         recursive = bool(n.get("recursive"))
@@ -461,6 +489,506 @@ class Decoder:
     def node_recursive(self, r, n):
         target = self.inline_stack[len(self.inline_stack) - 1 - integer(n["depth"])]
         return self.node(r, target)
+
+    # ---- delta bodies (schema.md section 4, delta_body) --------------------------------
+
+    def decode_delta(self, data, start=0, baseline=MISSING):
+        """A serialize_delta body from bit `start`: (applied value or MISSING, reader).
+        self.changes lists what was read, also when a DecodeError ends the walk."""
+        r = BitReader(data, start)
+        self.nesting = 0
+        self.inline_stack = []
+        self.changes = []
+        value = self._delta_value(r, self.schema["root"], baseline, self.root_name or "")
+        return (MISSING if baseline is MISSING else value), r
+
+    def decode_delta_packet(self, data, protocol_id=None, baseline=MISSING):
+        """A delta packet (schema.md section 6): CRC over the protocol id XOR the salt, the
+        header, the delta body, the end check. Returns (header, applied value, payload bits);
+        self.header and self.changes hold what was read, also after a DecodeError."""
+        layout = self.schema.get("delta_packet")
+        if layout is None:
+            raise SchemaError("the schema has no delta_packet (written before netser described delta packets)")
+        ident = layout["protocol_id"]
+        salt = integer(ident["salt"])
+        protocol_id = integer(ident["value"]) if protocol_id is None else (protocol_id ^ salt)
+        self.header, self.changes = None, []
+        if len(data) < 4:
+            raise DecodeError("overflow", 0)
+        sent = int.from_bytes(data[0:4], "little")
+        if sent != crc32(protocol_id.to_bytes(4, "little") + bytes(data[4:])):
+            raise DecodeError("bad_crc", 0)
+        start = integer(layout["payload_bit_offset"])
+        r = BitReader(data, start)
+        header = {}
+        for field in layout["header"]:
+            header[field["name"]] = r.read(integer(field["bits"]))
+        self.header = header
+        value, r2 = self.decode_delta(data, r.pos, baseline)
+        payload_bits = r2.pos - start
+        self._end_check(r2, layout["end_check"], payload_bits, len(data))
+        return header, value, payload_bits
+
+    def _change(self, field, path, at, end, **more):
+        item = {"path": path, "bit": at, "bits": end - at, "field": field}
+        item.update(more)
+        self.changes.append(item)
+        return item
+
+    def _target(self, n):
+        """A `recursive` node's inline node (its delta is the one of that node)."""
+        while n["kind"] == "recursive":
+            n = self.inline_stack[len(self.inline_stack) - 1 - integer(n["depth"])]
+        return n
+
+    def _read_at(self, r, bits, path):
+        try:
+            return r.read(bits)
+        except DecodeError as e:
+            e.path = path
+            raise
+
+    def _plain_at(self, r, n, path):
+        """The plain encoding of n, errors with their path from `path`."""
+        try:
+            return self.node(r, n)
+        except DecodeError as e:
+            e.path = join(path, e.path) if e.path else path
+            raise
+
+    def _delta_value(self, r, n, base, path):
+        """A value's delta: its changed bit, then its delta body (or a codec's own delta)."""
+        n = self._target(n)
+        delta = n.get("delta_body")
+        if delta is None:
+            raise SchemaError(f"{path or 'root'}: no delta_body (kind {n['kind']!r})")
+        if delta["form"] == "own":
+            if n["kind"] == "user_attribute" and n.get("tag") == "smallest_three" and "rungs" in delta:
+                return self._delta_smallest_three(r, n, base, path)
+            raise DecodeError("unsupported", r.pos, path)
+        at = r.pos
+        changed = self._read_at(r, 1, path) == 1
+        item = self._change("changed", path, at, r.pos, changed=changed)
+        if not changed:
+            if base is not MISSING and not isinstance(base, (dict, list)):
+                item["value"] = base
+            return base
+        return self._delta_body(r, n, base, path)
+
+    def _delta_body(self, r, n, base, path):
+        n = self._target(n)
+        body = n["delta_body"]["form"]
+        if body == "own":
+            body = "plain"  # a codec's own delta is a value's whole delta: an element's body is its value
+        if body == "plain":
+            at = r.pos
+            value = self._plain_at(r, n, path)
+            whole = {"whole": True} if n["delta_body"].get("whole") else {}
+            self._change("plain", path, at, r.pos, value=value, **whole)
+            return value
+        fn = getattr(self, "_delta_" + body, None)
+        if fn is None:
+            raise SchemaError(f"{path or 'root'}: unknown delta_body form {body!r}")
+        return fn(r, n, base, path)
+
+    def _need(self, base, r, path):
+        if base is MISSING:
+            raise DecodeError("missing_baseline", r.pos, path)
+
+    # -- codes: a difference through the ladder, or the code (wire_format.md "Delta") --
+
+    def _code_of(self, n, v, at, path):
+        """The code of a baseline value (its plain write's code, or the error that write gives)."""
+        kind = n["kind"]
+        if kind == "bool":
+            return 1 if v else 0
+        if kind == "enum":
+            for e in n["enumerators"]:
+                if e["name"] == v:
+                    return integer(e["value"]) - integer(n["min"])
+            raise DecodeError("invalid_value", at, path)
+        if kind == "int":
+            bits = integer(n["bits"])
+            if n["encoding"] == "raw":
+                return v & ((1 << bits) - 1)
+            code = integer(v) - integer(n["min"])
+            if code < 0 or code > integer(n["max"]) - integer(n["min"]):
+                raise DecodeError("out_of_range", at, path)
+            return code
+        # a quantized float (wire_format.md 3.1, the write)
+        x = parse_float(v)
+        if math.isnan(x):
+            raise DecodeError("invalid_value", at, path)
+        lo, delta, max_int = real(n["min"]), real(n["delta"]), integer(n["max_int"])
+        if math.isfinite(x):
+            q = f32(f32(f32(x) - lo) / delta)
+        else:
+            q = 1.0 if x > 0 else 0.0
+        q = min(max(q, 0.0), 1.0)
+        code = math.floor(f32(f32(q * f32(max_int)) + 0.5))
+        return min(code, max_int)
+
+    def _value_of(self, n, code, at, path):
+        """The value of a code (the plain read's arithmetic)."""
+        kind = n["kind"]
+        if kind == "bool":
+            return code == 1
+        if kind == "enum":
+            value = integer(n["min"]) + code
+            for e in n["enumerators"]:
+                if integer(e["value"]) == value:
+                    return e["name"]
+            raise DecodeError("invalid_value", at, path)
+        if kind == "int":
+            bits = integer(n["bits"])
+            if n["encoding"] == "raw":
+                return code - (1 << bits) if n["type"].startswith("int") and bits and code >> (bits - 1) else code
+            return integer(n["min"]) + code
+        v = self._quantized(code, n)
+        return float_value(v, "0x%08x" % int.from_bytes(struct.pack("<f", v), "little"))
+
+    def _delta_flip(self, r, n, base, path):
+        item = self._change("flip", path, r.pos, r.pos)
+        if base is MISSING:
+            return MISSING
+        item["value"] = not base
+        return item["value"]
+
+    def _delta_difference(self, r, n, base, path):
+        d = n["delta_body"]
+        max_code = integer(d["max_code"])
+        at = r.pos
+        if max_code == 1:  # a one-bit code: the other one, no bits
+            item = self._change("flip", path, at, at)
+            if base is MISSING:
+                return MISSING
+            value = self._value_of(n, 1 - self._code_of(n, base, at, path), at, path)
+            item["value"] = value
+            return value
+        try:
+            found = None
+            for j, rung in enumerate(d["rungs"]):
+                if r.read(1) == 1:
+                    negative = r.read(1) == 1
+                    lo, hi = integer(rung["lo"]), integer(rung["hi"])
+                    offset = r.read(integer(rung["bits"]))
+                    if offset > hi - lo:
+                        raise DecodeError("out_of_range", at)
+                    found = (j, -(lo + offset) if negative else lo + offset)
+                    break
+            if found is None:
+                code = r.read(integer(d["code_bits"]))
+                if code > max_code:
+                    raise DecodeError("out_of_range", at)
+        except DecodeError as e:
+            e.bit, e.path = min(e.bit, at), path
+            raise
+        if found is not None:
+            item = self._change("difference", path, at, r.pos, difference=found[1], rung=found[0])
+        else:
+            item = self._change("code", path, at, r.pos, code=code)
+            if base is MISSING:  # the code alone gives the value
+                item["value"] = self._value_of(n, code, at, path)
+                return MISSING
+        if base is MISSING:
+            return MISSING
+        base_code = self._code_of(n, base, at, path)
+        if base_code > max_code:
+            raise DecodeError("invalid_value", at, path)
+        if found is not None:
+            code = base_code + found[1]
+            if code < 0 or code > max_code:
+                raise DecodeError("out_of_range", at, path)
+        item["value"] = self._value_of(n, code, at, path)
+        return item["value"]
+
+    def _ladder(self, r, d, at, path):
+        """A difference through the rungs of d (a delta_body with rungs): ("difference", d,
+        rung) or ("code", code); errors at `at`."""
+        try:
+            for j, rung in enumerate(d["rungs"]):
+                if r.read(1) == 1:
+                    negative = r.read(1) == 1
+                    lo, hi = integer(rung["lo"]), integer(rung["hi"])
+                    offset = r.read(integer(rung["bits"]))
+                    if offset > hi - lo:
+                        raise DecodeError("out_of_range", at)
+                    return "difference", -(lo + offset) if negative else lo + offset, j
+            code = r.read(integer(d["code_bits"]))
+            if code > integer(d["max_code"]):
+                raise DecodeError("out_of_range", at)
+            return "code", code, None
+        except DecodeError as e:
+            e.bit, e.path = min(e.bit, at), path
+            raise
+
+    def _smallest_three_fields(self, n, v, at, path):
+        """The fields a decoded rotation writes back to (docs/game_encodings.md: a decoded
+        rotation re-encodes to the fields it came from): the largest |component| (the first
+        on a tie), the whole negated when it is negative, the other three's codes."""
+        fields = n.get("value_fields")
+        c = [parse_float(v[f]) for f in fields] if fields else [parse_float(x) for x in v]
+        if not all(math.isfinite(x) for x in c):
+            raise DecodeError("invalid_value", at, path)
+        largest = 0
+        for i in range(1, 4):
+            if abs(c[i]) > abs(c[largest]):
+                largest = i
+        if math.copysign(1.0, c[largest]) < 0:
+            c = [-x for x in c]
+        q = n["quantization"]
+        lo, delta, max_int = real(q["min"]), real(q["delta"]), integer(q["max_int"])
+        codes = []
+        for i in range(4):
+            if i != largest:
+                x = min(max(f32(f32(f32(c[i]) - lo) / delta), 0.0), 1.0)
+                codes.append(min(math.floor(f32(f32(x * f32(max_int)) + 0.5)), max_int))
+        return largest, codes
+
+    def _delta_smallest_three(self, r, n, base, path):
+        """smallest_three's own delta (schema.md, user_attribute): changed; same largest
+        component; then per code a changed bit and its difference, or the rotation whole.
+        Every error at the value's first bit."""
+        at = r.pos
+        changed = self._read_at(r, 1, path) == 1
+        self._change("changed", path, at, r.pos, changed=changed)
+        if not changed:
+            return base
+        bit = r.pos
+        try:
+            same = r.read(1) == 1
+        except DecodeError as e:
+            e.bit, e.path = at, path
+            raise
+        self._change("same_largest", path, bit, r.pos, same_largest=same)
+        if not same:
+            bit = r.pos
+            try:
+                value = self.node(r, n)
+            except DecodeError as e:
+                e.bit, e.path = at, path
+                raise
+            self._change("plain", path, bit, r.pos, value=value)
+            return value
+        found = []
+        for k in range(3):
+            p = f"{path}#code{k}"
+            bit = r.pos
+            try:
+                code_changed = r.read(1) == 1
+            except DecodeError as e:
+                e.bit, e.path = at, path
+                raise
+            item = self._change("changed", p, bit, r.pos, changed=code_changed)
+            if code_changed:
+                bit = r.pos
+                kind, amount, rung = self._ladder(r, n["delta_body"], at, path)
+                if kind == "difference":
+                    item = self._change("difference", p, bit, r.pos, difference=amount, rung=rung)
+                else:
+                    item = self._change("code", p, bit, r.pos, code=amount)
+                found.append((k, kind, amount))
+        if base is MISSING:
+            return MISSING
+        largest, codes = self._smallest_three_fields(n, base, at, path)
+        max_int = integer(n["quantization"]["max_int"])
+        for k, kind, amount in found:
+            codes[k] = amount if kind == "code" else codes[k] + amount
+            if not 0 <= codes[k] <= max_int:
+                raise DecodeError("out_of_range", at, path)
+        c = [0.0] * 4
+        others = [i for i in range(4) if i != largest]
+        total = 0.0
+        for i, code in zip(others, codes):
+            c[i] = self._quantized(code, n["quantization"])
+            total = f32(total + f32(c[i] * c[i]))
+        self._rebuild(c, largest, total)
+        return self._components(n, c)
+
+    # -- element lists: changed bits or relative indices ------------------------------
+
+    def _element_list(self, r, count, element, base, path):
+        """The `count` elements both sides have: a mode bit, then a changed bit per element
+        or the relative index of each changed one and the end index `count`."""
+        at = r.pos
+        listed = self._read_at(r, 1, path) == 1
+        self._change("elements", path, at, r.pos, mode="indices" if listed else "changed_bits", count=count)
+        out = [MISSING] * count
+        if base is not MISSING:
+            out = list(base[:count])
+        if not listed:
+            for i in range(count):
+                p = join(path, f"[{i}]")
+                bit = r.pos
+                changed = self._read_at(r, 1, p) == 1
+                item = self._change("changed", p, bit, r.pos, changed=changed)
+                if changed:
+                    out[i] = self._delta_body(r, element, MISSING if base is MISSING else base[i], p)
+                elif base is not MISSING and not isinstance(base[i], (dict, list)):
+                    item["value"] = base[i]
+            return out
+        previous = -1
+        while True:
+            bit = r.pos
+            try:
+                current = self._relative_index(r, previous, count)
+            except DecodeError as e:
+                e.path = path
+                raise
+            if current == count:
+                self._change("end", join(path, "[end]"), bit, r.pos, index=current)
+                return out
+            p = join(path, f"[{current}]")
+            self._change("index", p, bit, r.pos, index=current)
+            out[current] = self._delta_body(r, element, MISSING if base is MISSING else base[current], p)
+            previous = current
+
+    def _delta_elements(self, r, n, base, path):
+        return self._element_list(r, integer(n["length"]), n["element"], base, path)
+
+    def _delta_vector(self, r, n, base, path):
+        at = r.pos
+        same = self._read_at(r, 1, path) == 1
+        self._change("same_count", path, at, r.pos, same_count=same)
+        max_size = integer(n["max_size"])
+        if same:
+            self._need(base, r, path)
+            count = len(base)
+        else:
+            cat = r.pos
+            count = self._read_at(r, integer(n["count_bits"]), path)
+            self._change("count", path, cat, r.pos, count=count)
+            if count > max_size:
+                raise DecodeError("too_large", cat, path)
+        if count > max_size:
+            raise DecodeError("too_large", at, path)
+        if count == 0:
+            return []
+        self._need(base, r, path)
+        min_bits = integer(n.get("element_min_bits", 0))
+        if count > len(base) and min_bits and count - len(base) > r.remaining() // min_bits:
+            raise DecodeError("overflow", at, path)
+        both = min(count, len(base))
+        out = self._element_list(r, both, n["element"], base, path) if both else []
+        for i in range(both, count):
+            p = join(path, f"[{i}]")
+            bit = r.pos
+            value = self._plain_at(r, n["element"], p)
+            self._change("plain", p, bit, r.pos, value=value)
+            out.append(value)
+        return out
+
+    def _delta_optional(self, r, n, base, path):
+        at = r.pos
+        present = self._read_at(r, 1, path) == 1
+        self._change("present", path, at, r.pos, present=present)
+        if not present:
+            return None
+        self._need(base, r, path)
+        if base is None:
+            bit = r.pos
+            value = self._plain_at(r, n["value"], path)
+            self._change("plain", path, bit, r.pos, value=value)
+            return value
+        return self._delta_body(r, n["value"], base, path)
+
+    def _delta_variant(self, r, n, base, path):
+        at = r.pos
+        index = self._read_at(r, integer(n["index_bits"]), path)
+        alternatives = n["alternatives"]
+        if index >= len(alternatives):
+            raise DecodeError("invalid_value", at, path)
+        alt = alternatives[index]
+        self._change("alternative", path, at, r.pos, index=index, alternative=alt["name"])
+        self._need(base, r, path)
+        if base["index"] == index:
+            value = self._delta_body(r, alt["encoding"], base["value"], path)
+        else:
+            bit = r.pos
+            value = self._plain_at(r, alt["encoding"], path)
+            self._change("plain", path, bit, r.pos, value=value)
+        return {"index": index, "alternative": alt["name"], "value": value}
+
+    def _delta_members(self, r, n, base, path):
+        if n["kind"] == "aggregate":
+            recursive = bool(n.get("recursive"))
+            try:
+                self._enter(r, recursive)
+            except DecodeError as e:
+                e.path = path
+                raise
+            self.inline_stack.append(n)
+            try:
+                out = {}
+                for f in n["fields"]:
+                    fb = MISSING if base is MISSING else base[f["name"]]
+                    out[f["name"]] = self._delta_value(r, f["encoding"], fb, join(path, f["name"]))
+                return out
+            finally:
+                self.inline_stack.pop()
+                self._leave(recursive)
+        definition = n if "members" in n else self.types[n["name"]]
+        inline = "members" in n
+        recursive = bool(definition.get("recursive"))
+        try:
+            self._enter(r, recursive)
+        except DecodeError as e:
+            e.path = path
+            raise
+        if inline:
+            self.inline_stack.append(n)
+        try:
+            obj = {}
+            for b in definition["bases"]:
+                value = self._delta_value(r, b, base, path)
+                if value is not MISSING:
+                    obj.update(value)
+            for m in definition["members"]:
+                if m.get("skip"):
+                    continue  # not on the wire: a reader keeps the baseline's
+                mpath = join(path, m["name"])
+                cond = m.get("only_if")
+                if cond is not None:
+                    flag = obj.get(cond["member"], MISSING)
+                    if flag is MISSING:
+                        raise DecodeError("missing_baseline", r.pos, mpath)
+                    if flag is not True:
+                        self._change("not_sent", mpath, r.pos, r.pos)
+                        continue
+                if m.get("check") is not None:
+                    try:
+                        self._member_check(r, m)
+                    except DecodeError as e:
+                        e.path = mpath
+                        raise
+                if base is MISSING:
+                    mbase = MISSING
+                elif m["name"] in base:
+                    mbase = base[m["name"]]
+                elif cond is not None:
+                    mbase = self._reset_value(m, cond, r, mpath)
+                else:
+                    raise DecodeError("missing_baseline", r.pos, mpath)  # the baseline lacks it
+                obj[m["name"]] = self._delta_value(r, m["encoding"], mbase, mpath)
+            return obj
+        finally:
+            if inline:
+                self.inline_stack.pop()
+            self._leave(recursive)
+
+    def _reset_value(self, m, cond, r, path):
+        """The value an only_if member is reset to when not sent: its baseline then."""
+        reset = cond.get("reset")
+        if reset is None:
+            raise DecodeError("missing_baseline", r.pos, path)
+        if "error" in reset:
+            raise DecodeError(reset["error"], r.pos, path)
+        data = bytes.fromhex(reset["hex"])
+        saved = self.nesting
+        try:
+            return self.node(BitReader(data), m["encoding"])
+        finally:
+            self.nesting = saved
 
     def _unit_components(self, r, n, count):
         q = n["quantization"]
@@ -540,8 +1068,26 @@ class Decoder:
         raise DecodeError("unsupported", r.pos)
 
 
+def parse_float(v):
+    """A decoded float (schema.md section 8) as a Python float."""
+    if isinstance(v, str):
+        if v.startswith("nan"):
+            return math.nan
+        return math.inf if v == "inf" else -math.inf
+    return float(v)
+
+
 def parse_hex(text):
     return bytes.fromhex("".join(text.split()))
+
+
+def load_baseline(path):
+    """A baseline value: a decoded value as JSON, or this tool's output {"ok": true, "value": ...}."""
+    with open(path, encoding="utf-8") as f:
+        v = json.load(f)
+    if isinstance(v, dict) and v.get("ok") is True and "value" in v:
+        return v["value"]
+    return v
 
 
 def main(argv=None):
@@ -550,7 +1096,12 @@ def main(argv=None):
     p.add_argument("packet", nargs="?", help="a file holding the packet (or use --hex)")
     p.add_argument("--hex", help="the packet as hex text")
     p.add_argument("--payload", action="store_true", help="a bare payload (no CRC, no end check)")
-    p.add_argument("--protocol-id", type=lambda s: int(s, 0), help="the protocol id (default: the schema hash)")
+    p.add_argument("--protocol-id", type=lambda s: int(s, 0),
+                   help="the protocol id of the peers' packets (default: the schema hash); "
+                        "a delta packet's CRC uses it XOR the delta salt")
+    p.add_argument("--delta", action="store_true",
+                   help="a delta packet (with --payload: a bare serialize_delta body)")
+    p.add_argument("--baseline", help="with --delta: the baseline's decoded value (JSON), to apply the delta")
     args = p.parse_args(argv)
     try:
         with open(args.schema, encoding="utf-8") as f:
@@ -562,11 +1113,26 @@ def main(argv=None):
                 data = f.read()
         else:
             p.error("give a packet file or --hex")
+        if args.baseline is not None and not args.delta:
+            p.error("--baseline goes with --delta")
+        baseline = MISSING if args.baseline is None else load_baseline(args.baseline)
     except (OSError, ValueError, KeyError, SchemaError) as e:
         print(f"netser_schema_decode: {e}", file=sys.stderr)
         return 2
+    out = {}
     try:
-        if args.payload:
+        if args.delta:
+            if args.payload:
+                value, r = decoder.decode_delta(data, 0, baseline)
+                bits = r.pos
+            else:
+                header, value, bits = decoder.decode_delta_packet(data, args.protocol_id, baseline)
+                out["header"] = header
+            out = {"ok": True, **out, "changes": decoder.changes}
+            if value is not MISSING:
+                out["value"] = value
+            out["bits"] = bits
+        elif args.payload:
             value, r = decoder.decode_payload(data)
             out = {"ok": True, "value": value, "bits": r.pos}
         else:
@@ -575,6 +1141,10 @@ def main(argv=None):
         status = 0
     except DecodeError as e:
         out = {"ok": False, "error": e.code, "bit": e.bit, "path": e.path}
+        if args.delta:
+            if getattr(decoder, "header", None) is not None and not args.payload:
+                out["header"] = decoder.header
+            out["changes"] = getattr(decoder, "changes", [])
         status = 1
     except (KeyError, SchemaError) as e:
         print(f"netser_schema_decode: bad schema: {e}", file=sys.stderr)

@@ -4,7 +4,8 @@
     netser_schema_diff.py OLD.json NEW.json
 
 Prints member by member what changed ("Cube.position.x: quantize resolution 0.002 ->
-0.001 (20 -> 21 bits)", "Player.name: removed"), then the protocol ids. Exit status: 0
+0.001 (20 -> 21 bits)", "Player.name: removed", "Player.hp: delta_ladder 2, 8 -> 4, 64
+(deltas only; rungs 1-2, 3-8 -> 1-4)"), then the protocol ids. Exit status: 0
 when the schema hashes are equal, 1 when they differ (each side's packets fail the
 other's CRC: bad_crc), 2 on a bad file or usage. Standard library only.
 """
@@ -51,7 +52,36 @@ def describe_attr(attr):
         return f"check {attr['magic_hex']}"
     if kind == "user":
         return f"{attr.get('tag') or 'user attribute'} ({attr['max_bits']} bits)"
+    if kind == "delta_ladder":
+        return "delta_ladder(" + ", ".join(value(v) for v in attr.get("limits", [])) + ")"
     return kind
+
+
+DELTA_ATTRIBUTES = ("delta_ladder", "delta_whole")
+DELTA_ONLY = " (deltas only)"
+
+
+def difference_node(encoding):
+    """The code node whose differences a member's delta_ladder sets (the member's own, or
+    its elements' or value's), when there is one."""
+    while encoding is not None and encoding.get("kind") in ("array", "vector", "optional"):
+        encoding = encoding.get("value" if encoding["kind"] == "optional" else "element")
+    if encoding is not None and encoding.get("delta_body", {}).get("form") == "difference":
+        return encoding
+    return None
+
+
+def rungs_text(encoding):
+    node = difference_node(encoding)
+    if node is None:
+        return None
+    rungs = node["delta_body"]["rungs"]
+    return ", ".join(f"{value(r['lo'])}-{value(r['hi'])}" for r in rungs) or "none"
+
+
+def ladder_text(encoding):
+    node = difference_node(encoding)
+    return None if node is None else ", ".join(value(v) for v in node["delta_body"]["ladder"])
 
 
 def attr_key(attr):
@@ -70,7 +100,18 @@ def attr_changes(a, b, ea, eb):
     if kind in ("max_size", "max_length", "bits"):
         return [f"{kind} {a['n']} -> {b['n']}{note}"]
     if kind == "user":
-        return [f"{a.get('tag')} {a['max_bits']} -> {b['max_bits']} bits"]
+        out = []
+        if a["max_bits"] != b["max_bits"]:
+            out.append(f"{a.get('tag')} {a['max_bits']} -> {b['max_bits']} bits")
+        if a.get("delta_ladder") != b.get("delta_ladder"):  # the codec's own delta (smallest_three)
+            la, lb = (", ".join(value(v) for v in x.get("delta_ladder") or []) or "none" for x in (a, b))
+            out.append(f"{a.get('tag')} delta ladder {la} -> {lb}{DELTA_ONLY}")
+        return out or [f"{describe_attr(a)} -> {describe_attr(b)}"]
+    if kind == "delta_ladder":
+        old, new = (", ".join(value(v) for v in x.get("limits", [])) for x in (a, b))
+        ra, rb = rungs_text(ea), rungs_text(eb)
+        rungs = f"; rungs {ra} -> {rb}" if ra is not None and rb is not None and ra != rb else ""
+        return [f"delta_ladder {old} -> {new} (deltas only{rungs})"]
     return [f"{describe_attr(a)} -> {describe_attr(b)}"]
 
 
@@ -79,6 +120,19 @@ class Differ:
         self.a, self.b = a, b
         self.lines = []
         self.seen = set()
+        self.delta_said = False  # a member's delta attributes changed: its ladders are said
+
+    def delta(self, path, ea, eb):
+        """A node's delta body that changed without its attributes saying so (another
+        form, another ladder: a default of another netser)."""
+        da, db = ea.get("delta_body"), eb.get("delta_body")
+        if self.delta_said or da is None or db is None:
+            return
+        if da.get("form") != db.get("form"):
+            self.say(path, f"delta body {da.get('form')} -> {db.get('form')}{DELTA_ONLY}")
+        elif da.get("form") in ("difference", "own") and da.get("ladder") != db.get("ladder"):
+            old, new = (", ".join(value(v) for v in d.get("ladder") or []) or "none" for d in (da, db))
+            self.say(path, f"delta ladder {old} -> {new}{DELTA_ONLY}")
 
     def say(self, path, text):
         self.lines.append(f"{path}: {text}")
@@ -94,6 +148,7 @@ class Differ:
         if ka != kb:
             self.say(path, f"encoding {ka} -> {kb}")
             return
+        self.delta(path, ea, eb)
         if ka == "struct":
             if ea.get("name") != eb.get("name"):
                 self.say(path, f"struct {ea.get('name')} -> {eb.get('name')}")
@@ -168,17 +223,23 @@ class Differ:
             self.say(path, f"type {a.get('type')} -> {b.get('type')}{width_note(a.get('encoding'), b.get('encoding'))}")
         aa = {attr_key(x): x for x in a.get("attributes", [])}
         ab = {attr_key(x): x for x in b.get("attributes", [])}
+        ea, eb = a.get("encoding"), b.get("encoding")
         for k, x in aa.items():
             if k not in ab:
-                self.say(path, f"attribute {describe_attr(x)} removed")
+                self.say(path, f"attribute {describe_attr(x)} removed{removed_note(x, ea, eb)}")
             elif x != ab[k]:
-                for text in attr_changes(x, ab[k], a.get("encoding"), b.get("encoding")):
+                for text in attr_changes(x, ab[k], ea, eb):
                     self.say(path, text)
         for k, x in ab.items():
             if k not in aa:
-                self.say(path, f"attribute {describe_attr(x)} added{width_note(a.get('encoding'), b.get('encoding'))}")
-        if a.get("type") == b.get("type") and a.get("encoding") and b.get("encoding"):
-            self.encoding(path, a["encoding"], b["encoding"])
+                self.say(path, f"attribute {describe_attr(x)} added{added_note(x, ea, eb)}")
+        said = self.delta_said
+        self.delta_said = said or any(
+            (k in DELTA_ATTRIBUTES or x.get("attr") == "user") and aa.get(k) != ab.get(k)
+            for k, x in list(aa.items()) + list(ab.items()))
+        if a.get("type") == b.get("type") and ea and eb:
+            self.encoding(path, ea, eb)
+        self.delta_said = said
 
     def run(self):
         root = self.b.get("root_name") or self.a.get("root_name") or "root"
@@ -188,6 +249,21 @@ class Differ:
         else:
             self.encoding(root, ra, rb)
         return self.lines
+
+
+def added_note(attr, before, after):
+    """What adding an attribute (or removing it: before and after swapped) does to the wire."""
+    if attr["attr"] not in DELTA_ATTRIBUTES:
+        return width_note(before, after)
+    if attr["attr"] == "delta_ladder":
+        la, lb, ra, rb = ladder_text(before), ladder_text(after), rungs_text(before), rungs_text(after)
+        if None not in (la, lb) and ra != rb:
+            return f" (deltas only; ladder {la} -> {lb}, rungs {ra} -> {rb})"
+    return DELTA_ONLY
+
+
+def removed_note(attr, before, after):
+    return added_note(attr, before, after) if attr["attr"] in DELTA_ATTRIBUTES else ""
 
 
 def width_note_index(a, b):

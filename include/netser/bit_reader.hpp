@@ -27,7 +27,7 @@ public:
 
     /// Reads `n` bits (0..64) into `value`. Returns false, consuming nothing, when
     /// fewer than n bits are left, n is outside 0..64, or after poison().
-    bool read_bits(std::uint64_t& value, int n) noexcept {
+    NETSER_INLINE bool read_bits(std::uint64_t& value, int n) noexcept {
         const std::size_t pos = pos_;
         std::size_t next = pos + static_cast<unsigned>(n);
         // Below fast_limit_, bytes pos / 8 .. pos / 8 + 7 are in the packet and hold

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/detail/config.hpp>
 #include <netser/detail/endian.hpp>
 
 #include <cstddef>
@@ -27,7 +28,7 @@ public:
     /// Writes the low `n` bits of `value` (n in 0..64; higher bits are ignored).
     /// Returns false, writing nothing, when they do not fit, n is outside 0..64, or
     /// after poison().
-    bool write_bits(std::uint64_t value, int n) noexcept {
+    NETSER_INLINE bool write_bits(std::uint64_t value, int n) noexcept {
         // The state is read once and written back after the stores to the buffer:
         // byte stores may alias anything, and this keeps it in registers when inlined.
         const std::size_t pos = pos_;
@@ -121,7 +122,7 @@ private:
     // Adds n <= 32 bits (value < 2^n) at bit `pos`. The scratch register holds the
     // pos % 32 bits of the current word; a completed word goes to memory. Those
     // 4 bytes hold only bits already counted against the room, so they fit.
-    std::uint64_t put(std::uint64_t scratch, std::uint64_t value, int n, std::size_t pos) noexcept {
+    NETSER_INLINE std::uint64_t put(std::uint64_t scratch, std::uint64_t value, int n, std::size_t pos) noexcept {
         const std::size_t used = pos % 32;
         scratch |= value << used;
         if (used >= 32 - static_cast<unsigned>(n)) {

@@ -27,10 +27,20 @@ struct difference_ladder {
             if (limit[j] == 0 || (j > 0 && limit[j] <= limit[j - 1])) return false;
         return true;
     }
+
+    /// The same rungs (the limits past `rungs` do not count).
+    constexpr bool same_rungs(const difference_ladder& other) const noexcept {
+        if (rungs != other.rungs) return false;
+        for (int j = 0; j < rungs; ++j)
+            if (limit[j] != other.limit[j]) return false;
+        return true;
+    }
 };
 
-/// The default ladder: differences up to 1, 16, 256 and 4096 steps. (Fitted to the
-/// snapshot demo's recording: see docs/wire_format.md, "Delta".)
+/// The default ladder: differences up to 1, 16, 256 and 4096 steps, for members whose
+/// typical change is unknown. Where it is known, measure and set the member's own with
+/// delta_ladder: on the snapshot demo's recording, `delta_recording FILE --fit` finds
+/// 32, 64, 128, 256 for positions in 1/512 m and 2, 4, 8, 32 for 9-bit rotation codes.
 inline constexpr difference_ladder default_difference_ladder{{1, 16, 256, 4096}, 4};
 
 namespace detail {

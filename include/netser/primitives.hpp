@@ -88,8 +88,12 @@ NETSER_INLINE bool serialize_quantized(S& s, float& v, const quantization& q) no
 }
 
 /// A float in [min, max] at `resolution` (the reference library's compressed float).
+/// Inlined: with constant arguments the parameters fold at compile time, and this costs
+/// what the constexpr quantization form costs. With arguments known only at run time
+/// they are computed for every value (a division and a ceil): precompute a
+/// quantization::make(min, max, resolution) once and pass it instead.
 template <stream S>
-bool serialize_quantized(S& s, float& v, float min, float max, float resolution) noexcept {
+NETSER_INLINE bool serialize_quantized(S& s, float& v, float min, float max, float resolution) noexcept {
     return serialize_quantized(s, v, quantization::make(min, max, resolution));
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <netser/bits_required.hpp>
+#include <netser/detail/config.hpp>
 
+#include <cfloat>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -37,6 +39,19 @@ constexpr float to_f32(float x) noexcept {
     return fp_barrier(x);
 }
 
+// A float operation's result as float32 where the compiler may keep more precision
+// (x87 arithmetic: FLT_EVAL_METHOD != 0). Elsewhere one float operation is already
+// rounded to float32 and this is nothing, so that quantization::make with constant
+// arguments folds to constants in the code that calls it (no FMA is possible in one
+// subtraction or division).
+constexpr float narrow_f32(float x) noexcept {
+#if FLT_EVAL_METHOD != 0
+    return to_f32(x);
+#else
+    return x;
+#endif
+}
+
 // ceil for float32 that is usable at compile time (std::ceil is not constexpr in C++20).
 constexpr float ceil_f32(float x) noexcept {
     if (!(x > -8388608.f && x < 8388608.f)) return x; // already integral, infinite or NaN
@@ -63,7 +78,9 @@ struct quantization {
     int bits = 0;
     bool valid = false; ///< false for NaN/infinite parameters, min >= max, resolution <= 0, or > 32 bits
 
-    static constexpr quantization make(float min, float max, float resolution) noexcept {
+    /// Inlined, so that constant arguments (serialize_quantized(s, v, -1.f, 1.f, 0.01f))
+    /// fold to the constants a constexpr quantization holds.
+    NETSER_INLINE static constexpr quantization make(float min, float max, float resolution) noexcept {
         quantization q;
         q.min = min;
         q.max = max;
@@ -72,10 +89,10 @@ struct quantization {
         if (!detail::is_finite_f32(min) || !detail::is_finite_f32(max) || !(resolution > 0.f) ||
             !(double{max} - double{min} <= double{std::numeric_limits<float>::max()}))
             return q;
-        q.delta = detail::to_f32(max - min);
+        q.delta = detail::narrow_f32(max - min);
         if (!(q.delta > 0.f) || !(double{q.delta} / double{resolution} <= double{std::numeric_limits<float>::max()}))
             return q;
-        float steps = detail::ceil_f32(detail::to_f32(q.delta / resolution));
+        float steps = detail::ceil_f32(detail::narrow_f32(q.delta / resolution));
         if (steps < 1.f) steps = 1.f; // delta / resolution underflowed to 0: one step, not a 0/0 decode
         if (!(steps <= 4294967040.f)) return q; // largest float32 below 2^32: max_int fits 32 bits
         q.max_int = static_cast<std::uint32_t>(steps);

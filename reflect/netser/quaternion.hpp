@@ -2,6 +2,7 @@
 
 #include <netser/bits_required.hpp>
 #include <netser/detail/attribute_hints.hpp>
+#include <netser/difference_ladder.hpp>
 #include <netser/detail/float_math.hpp>
 #include <netser/primitives.hpp>
 #include <netser/quantization.hpp>
@@ -362,11 +363,20 @@ inline unit_quaternion_fields unit_quaternion_write(const std::array<float, 4>& 
 /// so that what it sends is a fixed point: a decoded rotation re-encodes to the same bits
 /// (from 2 bits). A non-finite component fails the write with invalid_value; every code
 /// reads (as a unit quaternion). docs/game_encodings.md gives the rule and the error.
+///
+/// Delta (netser::serialize_delta): 1 bit, changed. A changed rotation whose largest
+/// component's index is the baseline's sends 1 bit (same largest), then per code 1 bit
+/// (changed) and, when changed, its difference from the baseline's code through `ladder`
+/// (the codes' range [0, max_int]); otherwise 0 and the plain encoding. The baseline's
+/// codes are those it encodes to, which for a decoded rotation are the ones it came from.
 template <>
 struct detail::smallest_three_attr<void> { // netser::smallest_three
     int bits;
+    difference_ladder ladder = default_difference_ladder; ///< for the delta of a changed code
 
-    constexpr explicit smallest_three_attr(int bits_per_component) noexcept : bits(bits_per_component) {}
+    constexpr explicit smallest_three_attr(int bits_per_component,
+                                           difference_ladder delta_ladder = default_difference_ladder) noexcept
+        : bits(bits_per_component), ladder(delta_ladder) {}
 
     static constexpr float bound = 0.70710678f;
     constexpr quantization params() const noexcept { return quantization::with_bits(-bound, bound, bits); }
@@ -396,6 +406,63 @@ struct detail::smallest_three_attr<void> { // netser::smallest_three
             detail::from_xyzw(quat, detail::smallest_three_decode(f, q));
         }
         return true;
+    }
+
+    template <stream S, detail::quaternion_like Q>
+    bool serialize_delta(S& s, Q& quat, const Q& baseline) const noexcept {
+        const std::size_t at = s.bits_processed();
+        const quantization q = params();
+        if (!q.valid || !ladder.valid()) [[unlikely]] return s.fail(errc::invalid_value, at);
+        const std::array<float, 4> b = detail::to_xyzw(baseline);
+        if (!detail::all_finite(b)) [[unlikely]] return s.fail(errc::invalid_value, at);
+        const detail::smallest_three_fields base = detail::smallest_three_write(b, q);
+        detail::smallest_three_fields f = base;
+        if constexpr (!S::is_reading) {
+            const std::array<float, 4> c = detail::to_xyzw(quat);
+            if (!detail::all_finite(c)) [[unlikely]] return s.fail(errc::invalid_value, at);
+            f = detail::smallest_three_write(c, q);
+        }
+        bool changed = f.largest != base.largest || f.codes != base.codes;
+        if (!serialize_bool(s, changed)) return false;
+        if (!changed) {
+            if constexpr (S::is_reading) quat = baseline;
+            return true;
+        }
+        bool same_largest = f.largest == base.largest;
+        if (!serialize_bool(s, same_largest)) return detail::failed_from(s, at);
+        if (!same_largest) {
+            Q whole = quat;
+            if (!serialize(s, whole)) return detail::failed_from(s, at);
+            if constexpr (S::is_reading) quat = whole;
+            return true;
+        }
+        for (std::size_t k = 0; k < 3; ++k) {
+            bool code_changed = f.codes[k] != base.codes[k];
+            if (!serialize_bool(s, code_changed)) return detail::failed_from(s, at);
+            if (!code_changed) continue;
+            std::uint64_t code = f.codes[k];
+            if (!serialize_code_difference(s, code, base.codes[k], q.max_int, ladder))
+                return detail::failed_from(s, at);
+            f.codes[k] = static_cast<std::uint32_t>(code);
+        }
+        if constexpr (S::is_reading) detail::from_xyzw(quat, detail::smallest_three_decode(f, q));
+        return true;
+    }
+
+    /// Whether quat goes as the baseline does (both encode to the same fields).
+    template <detail::quaternion_like Q>
+    bool unchanged(const Q& quat, const Q& baseline) const noexcept {
+        const quantization q = params();
+        const std::array<float, 4> c = detail::to_xyzw(quat), b = detail::to_xyzw(baseline);
+        if (!q.valid || !detail::all_finite(c) || !detail::all_finite(b)) return false;
+        const detail::smallest_three_fields x = detail::smallest_three_write(c, q), y = detail::smallest_three_write(b, q);
+        return x.largest == y.largest && x.codes == y.codes;
+    }
+
+    constexpr std::size_t max_delta_bits() const noexcept {
+        // changed, same largest, then three codes (a flag and a difference each) or the whole.
+        const std::size_t by_codes = 3 * (1 + max_difference_bits(params().max_int, ladder));
+        return 2 + (by_codes > max_bits() ? by_codes : max_bits());
     }
 };
 

@@ -21,32 +21,62 @@ constexpr std::string_view root_name() noexcept {
     else return value_name<T>();
 }
 
+// The top of a failed serialize: the root of the member path, which then stays as it is
+// (errors are sticky: a call on a stream that failed before leaves its path alone).
+NETSER_COLD inline void seal_failed_path(error& e, std::string_view root) noexcept {
+    e.prepend_member(root);
+    e.seal();
+}
+
+// One out-of-line function per type and stream. A described struct goes straight to its
+// body, without the general dispatch.
+template <stream S, class U>
+bool serialize_root(S& s, U& target) {
+    bool ok;
+    if constexpr (!described<U> || adl::has_serialize<S, U>)
+        ok = serialize_value<no_attrs>(s, target);
+    else if constexpr (is_recursive_type<U>())
+        ok = serialize_struct_outlined<no_attrs>(s, target);
+    else
+        ok = serialize_struct_body<no_attrs>(s, target, described_bases<U>{}, member_indices<U>{});
+    if (ok) [[likely]] return true;
+    seal_failed_path(s.error(), root_name<U>());
+    return false;
+}
+
+// Whether serialize(s, obj) inlines U's body where it is used (a small described struct of
+// fixed-width values, see inline_struct), rather than calling serialize_root.
+template <stream S, class U>
+constexpr bool inline_root() noexcept {
+    if constexpr (described<U> && !adl::has_serialize<S, U>) return inline_struct<no_attrs, U>;
+    else return false;
+}
+
 // A function object rather than a function: argument-dependent lookup never finds it,
 // so a user's own serialize(Stream&, T&) overloads stay unambiguous.
 struct serialize_fn {
     /// Writes, reads or measures obj (a described struct, a plain aggregate, a
     /// std::variant...). On failure the stream's error holds the code, the bit and
     /// the member path, rooted at the type's name.
+    ///
+    /// A small struct of fixed-width values is inlined where it is used, as its nested
+    /// structs are in it (see inline_struct): a loop over entities then keeps the
+    /// stream in registers, as it would with a hand-written serialize function. Any
+    /// other type is one call.
     template <stream S, class T>
-    bool operator()(S& s, T& obj) const {
+    NETSER_INLINE bool operator()(S& s, T& obj) const {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
         using U = std::remove_const_t<T>;
         [[maybe_unused]] constexpr bool checked = members_checked<U>(); // a mistake: one short error
         auto& target = const_cast<U&>(obj); // writers only read through it
-        bool ok;
-        // A described struct goes straight to its body (this function is its one
-        // out-of-line function), without the general dispatch.
-        if constexpr (!described<U> || adl::has_serialize<S, U>)
-            ok = serialize_value<no_attrs>(s, target);
-        else if constexpr (is_recursive_type<U>())
-            ok = serialize_struct_outlined<no_attrs>(s, target);
-        else
-            ok = serialize_struct_body<no_attrs>(s, target, described_bases<U>{}, member_indices<U>{});
-        if (ok) [[likely]] return true;
-        // Errors are sticky: a call on a stream that failed before leaves its path alone.
-        s.error().prepend_member(root_name<U>());
-        s.error().seal();
-        return false;
+        if constexpr (inline_root<S, U>()) {
+            if (serialize_struct_body<no_attrs>(s, target, described_bases<U>{}, member_indices<U>{})) [[likely]]
+                return true;
+            seal_failed_path(s.error(), root_name<U>());
+            return false;
+        } else {
+            return serialize_root(s, target);
+        }
     }
 };
 

@@ -133,6 +133,12 @@ constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
         h.text("user");
         if constexpr (requires { a.schema_tag(); }) h.text(a.schema_tag());
         h.number(a.max_bits());
+        if constexpr (requires { a.ladder.rungs; }) { // its delta's ladder (smallest_three), unless the default
+            if (!a.ladder.same_rungs(default_difference_ladder)) {
+                h.number(static_cast<std::uint64_t>(a.ladder.rungs));
+                for (int j = 0; j < a.ladder.rungs; ++j) h.number(a.ladder.limit[j]);
+            }
+        }
     }
 }
 

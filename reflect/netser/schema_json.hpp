@@ -4,15 +4,19 @@
 #include <netser/bounds.hpp>
 #include <netser/check.hpp>
 #include <netser/codec.hpp>
+#include <netser/delta.hpp>
+#include <netser/delta_packet.hpp>
 #include <netser/description.hpp>
 #include <netser/detail/adl.hpp>
 #include <netser/detail/json_writer.hpp>
 #include <netser/detail/type_traits.hpp>
+#include <netser/difference_ladder.hpp>
 #include <netser/encoding.hpp>
 #include <netser/enum_codec.hpp>
 #include <netser/packet.hpp>
 #include <netser/schema_hash.hpp>
 #include <netser/stream.hpp>
+#include <netser/struct_codec.hpp>
 
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
@@ -27,8 +31,9 @@
 
 // schema_json<T>(): T's wire layout as a JSON document (docs/schema.md), complete
 // enough for a decoder that knows nothing else: every member in wire order with its
-// encoding and every parameter, the described structs once each by name, and the
-// packet layout. It walks the same choices as the visitor (codec.hpp) and the bounds
+// encoding and every parameter, how serialize_delta sends it (its delta body), the
+// described structs once each by name, and the layouts of packets and delta packets.
+// It walks the same choices as the visitor (codec.hpp) and the bounds
 // (bounds.hpp), at run time into a std::string: nothing here is instantiated unless a
 // program calls schema_json.
 
@@ -253,6 +258,11 @@ void schema_attribute(B& b, const A& a) {
             schema_integer(b, "n", a.n);
         } else if constexpr (A::kind == attr_kind::only_if) {
             schema_string(b, "member", flag_member_name(a.flag));
+        } else if constexpr (A::kind == attr_kind::delta_ladder) {
+            o.key("limits");
+            o.begin_array();
+            for (int j = 0; j < a.ladder.rungs; ++j) o.integer(a.ladder.limit[j]);
+            o.end_array();
         }
     } else {
         schema_string(b, "attr", "user");
@@ -260,6 +270,12 @@ void schema_attribute(B& b, const A& a) {
         if constexpr (requires { a.schema_tag(); }) o.string(a.schema_tag());
         else o.null();
         schema_integer(b, "max_bits", a.max_bits());
+        if constexpr (requires { a.ladder.rungs; }) { // its delta's ladder (smallest_three), hashed too
+            o.key("delta_ladder");
+            o.begin_array();
+            for (int j = 0; j < a.ladder.rungs; ++j) o.integer(a.ladder.limit[j]);
+            o.end_array();
+        }
     }
     o.end_object();
 }
@@ -390,6 +406,88 @@ void schema_scalar(B& b) {
         o.boolean(has_attr<P, attr_kind::finite>);
     }
     schema_common<P, T>(b);
+}
+
+// The delta bodies of the encoding families (codec.hpp's apply_delta overloads): the
+// plain encoding for common, finite, strings, maps, sets, sparse arrays, user codecs.
+template <class E>
+inline constexpr std::string_view schema_delta_body = "plain";
+template <class E>
+inline constexpr std::string_view schema_delta_body<sequence_encoding<E>> = "vector";
+template <class P>
+inline constexpr std::string_view schema_delta_body<vector_encoding<P>> = "vector";
+template <class P>
+inline constexpr std::string_view schema_delta_body<array_encoding<P>> = "elements";
+template <class P>
+inline constexpr std::string_view schema_delta_body<optional_encoding<P>> = "optional";
+template <>
+inline constexpr std::string_view schema_delta_body<variant_encoding> = "variant";
+template <class P>
+inline constexpr std::string_view schema_delta_body<struct_encoding<P>> = "members";
+template <class P>
+inline constexpr std::string_view schema_delta_body<aggregate_encoding<P>> = "members";
+
+// A difference of codes of [0, max_code] through `ladder`: the limits as written, and the
+// rungs fitted to the range (difference_ladder.hpp), so that a decoder need not fit them.
+template <class B>
+void schema_difference(B& b, const difference_ladder& ladder, std::uint64_t max_code) {
+    auto& o = b.out;
+    const effective_ladder fitted(ladder, max_code);
+    o.key("ladder");
+    o.begin_array();
+    for (int j = 0; j < ladder.rungs; ++j) o.integer(ladder.limit[j]);
+    o.end_array();
+    schema_integer(b, "max_code", max_code);
+    o.key("rungs");
+    o.begin_array();
+    for (int j = 0; j < fitted.rungs; ++j) {
+        o.begin_object();
+        schema_integer(b, "lo", fitted.rung[j].lo);
+        schema_integer(b, "hi", fitted.rung[j].hi);
+        schema_integer(b, "bits", fitted.rung[j].bits);
+        o.end_object();
+    }
+    o.end_array();
+    schema_integer(b, "code_bits", fitted.code_bits);
+}
+
+// How serialize_delta sends a changed value of this node (docs/schema.md section 4,
+// delta_body), with the choices of codec.hpp: delta_whole first, then a user codec's
+// own serialize_delta, then the encoding's family.
+template <class P, class T, class B>
+void schema_delta(B& b) {
+    using E = encoding_t<P, T>;
+    auto& o = b.out;
+    o.key("delta_body");
+    o.begin_object();
+    if constexpr (has_attr<P, attr_kind::delta_whole>) {
+        schema_string(b, "form", "plain");
+        o.key("whole");
+        o.boolean(true);
+    } else if constexpr (has_own_delta<P, measure_stream, T>()) {
+        schema_string(b, "form", "own");
+        constexpr bit_bounds bounds = own_delta_bounds<P, T>();
+        o.key("max_delta_bits");
+        if (bounds.bounded) o.integer(bounds.max);
+        else o.null();
+        if constexpr (std::is_same_v<E, user_attribute_encoding<P>>) {
+            // A codec whose delta sends differences of its quantized codes (smallest_three).
+            constexpr auto& a = P::value.user();
+            if constexpr (requires {
+                              { a.ladder } -> std::convertible_to<difference_ladder>;
+                              { a.params() } -> std::same_as<quantization>;
+                          })
+                schema_difference(b, a.ladder, a.params().max_int);
+        }
+    } else if constexpr (std::is_same_v<E, bool_encoding>) {
+        schema_string(b, "form", "flip");
+    } else if constexpr (is_fixed_width<E> && sends_difference<T, E>) {
+        schema_string(b, "form", "difference");
+        schema_difference(b, ladder_of<P>(), code_max<T>(encoding_v<P, T>));
+    } else {
+        schema_string(b, "form", schema_delta_body<E>); // a raw float's bits: plain
+    }
+    o.end_object();
 }
 
 template <class P, class C, bool Inline, class B>
@@ -523,36 +621,68 @@ void schema_encoding(B& b) {
         else
             o.null();
         schema_integer(b, "min_bits", min_bits_value<no_attrs, T>());
-    } else if constexpr (described<T> && pack_of<P>::size == 0) {
+    } else if constexpr (described<T> && pack_of<P>::encoding_size == 0) {
+        // (Attributes about the delta only, if any, do not change the struct's encoding.)
         schema_string(b, "kind", "struct");
         schema_string(b, "name", schema_struct_name<T>(b)); // defined once, in "types"
     } else if constexpr (described<T> || std::is_aggregate_v<T>) {
-        const void* key = &schema_type_key<T, P>;
+        // The attributes that reach the members or fields: none when P is about the delta only.
+        using EP = std::conditional_t<pack_of<P>::encoding_size == 0, no_attrs, P>;
+        const void* key = &schema_type_key<T, EP>;
         if (b.is_expanding(key)) {
             // An inline node inside itself: a back reference, as schema_hash writes one.
             schema_string(b, "kind", "recursive");
             schema_integer(b, "depth", b.depth_of(key));
-        } else {
-            // Inline: the member's attributes replace those of every member or field.
-            b.expanding.push_back(key);
-            schema_string(b, "kind", described<T> ? "struct" : "aggregate");
-            if constexpr (described<T>) schema_string(b, "name", schema_struct_name<T>(b));
-            o.key("recursive");
-            o.boolean(is_recursive_type<T>());
-            if constexpr (described<T>) {
-                schema_struct_members<P, T, true>(b);
-            } else {
-                o.key("fields");
-                o.begin_array();
-                [&]<std::size_t... I>(std::index_sequence<I...>) {
-                    (schema_part<P, boost::pfr::tuple_element_t<I, T>>(b, "field" + std::to_string(I), true), ...);
-                }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
-                o.end_array();
-            }
-            b.expanding.pop_back();
+            o.end_object();
+            return; // its delta body is the one of the node it refers to
         }
+        // Inline: the member's attributes replace those of every member or field.
+        b.expanding.push_back(key);
+        schema_string(b, "kind", described<T> ? "struct" : "aggregate");
+        if constexpr (described<T>) schema_string(b, "name", schema_struct_name<T>(b));
+        o.key("recursive");
+        o.boolean(is_recursive_type<T>());
+        if constexpr (described<T>) {
+            schema_struct_members<EP, T, true>(b);
+        } else {
+            o.key("fields");
+            o.begin_array();
+            [&]<std::size_t... I>(std::index_sequence<I...>) {
+                (schema_part<EP, boost::pfr::tuple_element_t<I, T>>(b, "field" + std::to_string(I), true), ...);
+            }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+            o.end_array();
+        }
+        b.expanding.pop_back();
     } else {
         schema_string(b, "kind", "unknown");
+        o.end_object();
+        return;
+    }
+    schema_delta<P, T>(b);
+    o.end_object();
+}
+
+// What a reader resets an only_if member to when it is not sent (reset_to_default), as
+// its plain encoding: a delta that sends the member again is a change from that value.
+template <class C, class D, class P, class M, class B>
+void schema_reset(B& b) {
+    auto& o = b.out;
+    M value{};
+    reset_to_default<C, D>(value);
+    std::vector<std::byte> bytes;
+    vector_write_stream w(bytes);
+    o.key("reset");
+    o.begin_object();
+    if (serialize_value<P>(w, value)) {
+        schema_integer(b, "bits", w.bits_processed());
+        std::string hex;
+        for (std::byte x : w.finish()) {
+            hex += "0123456789abcdef"[std::to_integer<unsigned>(x) >> 4];
+            hex += "0123456789abcdef"[std::to_integer<unsigned>(x) & 15];
+        }
+        schema_string(b, "hex", hex);
+    } else {
+        schema_string(b, "error", to_string(w.error().code)); // the default has no code: a delta fails
     }
     o.end_object();
 }
@@ -582,6 +712,7 @@ void schema_member(B& b) {
             o.begin_object();
             schema_string(b, "member", flag_member_name(flag));
             schema_string(b, "struct", schema_struct_name<F>(b));
+            schema_reset<C, D, without<P, attr_kind::only_if, attr_kind::check>, M>(b);
             o.end_object();
         }
         if constexpr (checks_enabled && has_attr<P, attr_kind::check>) {
@@ -673,10 +804,15 @@ constexpr bit_bounds schema_bounds() noexcept {
     else return value_bounds<no_attrs, T>();
 }
 
+template <class T>
+constexpr bit_bounds schema_delta_bounds() noexcept {
+    if constexpr (reaches_recursion<T>()) return {0, 0, false};
+    else return delta_value_bounds<no_attrs, T>();
+}
+
 template <class B>
-void schema_packet_layout(B& b, std::uint32_t schema_hash_value, const bit_bounds& bounds) {
+void schema_crc(B& b) {
     auto& o = b.out;
-    o.begin_object();
     o.key("crc");
     o.begin_object();
     schema_string(b, "algorithm", "CRC-32");
@@ -698,6 +834,28 @@ void schema_packet_layout(B& b, std::uint32_t schema_hash_value, const bit_bound
     o.string("bytes_after_crc");
     o.end_array();
     o.end_object();
+}
+
+template <class B>
+void schema_end_check(B& b) {
+    auto& o = b.out;
+    o.key("end_check");
+    o.begin_object();
+    o.key("align");
+    o.boolean(true);
+    schema_integer(b, "bits", 32);
+    schema_integer(b, "magic", end_of_packet_magic);
+    o.key("magic_hex");
+    o.hex(end_of_packet_magic, 8);
+    schema_string(b, "value", "magic_xor_payload_bits");
+    o.end_object();
+}
+
+template <class B>
+void schema_packet_layout(B& b, std::uint32_t schema_hash_value, const bit_bounds& bounds) {
+    auto& o = b.out;
+    o.begin_object();
+    schema_crc(b);
     o.key("protocol_id");
     o.begin_object();
     schema_string(b, "default", "schema_hash");
@@ -709,20 +867,53 @@ void schema_packet_layout(B& b, std::uint32_t schema_hash_value, const bit_bound
     o.boolean(false);
     o.end_object();
     schema_integer(b, "payload_bit_offset", 32);
-    o.key("end_check");
-    o.begin_object();
-    o.key("align");
-    o.boolean(true);
-    schema_integer(b, "bits", 32);
-    schema_integer(b, "magic", end_of_packet_magic);
-    o.key("magic_hex");
-    o.hex(end_of_packet_magic, 8);
-    schema_string(b, "value", "magic_xor_payload_bits");
-    o.end_object();
+    schema_end_check(b);
     schema_string(b, "trailing_bytes", "invalid_value");
     schema_integer(b, "overhead_bytes", packet_overhead_bytes);
     o.key("max_bytes");
     if (bounds.bounded) o.integer(packet_overhead_bytes + (bounds.max + 7) / 8);
+    else o.null();
+    o.end_object();
+}
+
+// A delta packet (delta_packet.hpp): the packet's framing over the protocol id XOR the
+// salt, a header of two sequence numbers, then serialize_delta's body.
+template <class B>
+void schema_delta_packet_layout(B& b, std::uint32_t schema_hash_value, const bit_bounds& bounds) {
+    auto& o = b.out;
+    const std::uint32_t id = schema_hash_value ^ delta_packet_salt;
+    constexpr std::size_t header_bytes = delta_header_bits / 8;
+    o.begin_object();
+    schema_crc(b);
+    o.key("protocol_id");
+    o.begin_object();
+    schema_string(b, "default", "schema_hash_xor_salt");
+    schema_integer(b, "salt", delta_packet_salt);
+    o.key("salt_hex");
+    o.hex(delta_packet_salt, 8);
+    schema_integer(b, "value", id);
+    o.key("hex");
+    o.hex(id, 8);
+    schema_string(b, "bytes", "little_endian");
+    o.key("sent");
+    o.boolean(false);
+    o.end_object();
+    schema_integer(b, "payload_bit_offset", 32);
+    o.key("header");
+    o.begin_array();
+    for (const char* name : {"sequence", "baseline"}) {
+        o.begin_object();
+        schema_string(b, "name", name);
+        schema_integer(b, "bits", 16);
+        o.end_object();
+    }
+    o.end_array();
+    schema_integer(b, "body_bit_offset", 32 + delta_header_bits);
+    schema_end_check(b);
+    schema_string(b, "trailing_bytes", "invalid_value");
+    schema_integer(b, "overhead_bytes", packet_overhead_bytes + header_bytes);
+    o.key("max_bytes");
+    if (bounds.bounded) o.integer(packet_overhead_bytes + header_bytes + (bounds.max + 7) / 8);
     else o.null();
     o.end_object();
 }
@@ -738,6 +929,7 @@ std::string schema_json() {
     auto& o = b.out;
     constexpr std::uint32_t hash = schema_hash<T>();
     constexpr detail::bit_bounds bounds = detail::schema_bounds<T>();
+    constexpr detail::bit_bounds delta_bounds = detail::schema_delta_bounds<T>();
     o.begin_object();
     detail::schema_string(b, "format", "netser-schema");
     detail::schema_integer(b, "version", 1);
@@ -747,6 +939,9 @@ std::string schema_json() {
     o.key("max_bits");
     if (bounds.bounded) o.integer(bounds.max);
     else o.null();
+    o.key("max_delta_bits");
+    if (delta_bounds.bounded) o.integer(delta_bounds.max);
+    else o.null();
     o.key("root_name");
     if constexpr (detail::described<T>) o.string(detail::schema_struct_name<T>(b));
     else o.null();
@@ -754,6 +949,8 @@ std::string schema_json() {
     detail::schema_encoding<detail::no_attrs, T>(b);
     o.key("packet");
     detail::schema_packet_layout(b, hash, bounds);
+    o.key("delta_packet");
+    detail::schema_delta_packet_layout(b, hash, delta_bounds);
     o.key("types");
     o.begin_object();
     for (std::size_t i = 0; i < b.structs.size(); ++i) { // definitions may add more

@@ -93,17 +93,22 @@ NETSER_INLINE bool serialize_component(S& s, C& obj) {
 template <class C, std::size_t I>
 struct special_member {};
 
-template <class C, std::size_t I>
+// The encoding of member I of C: its own, or, in a vector-like struct that takes scalar
+// attributes P, the component encoding P gives it.
+template <class C, std::size_t I, class P = no_attrs>
 constexpr auto member_encoding() noexcept {
-    using P = member_attrs<C, I>;
-    if constexpr (has_attr<P, attr_kind::skip> || has_attr<P, attr_kind::only_if> || has_attr<P, attr_kind::check>)
+    using A = member_attrs<C, I>;
+    if constexpr (pack_of<P>::encoding_size != 0)
+        return encoding_of<P, member_type<C, I>>();
+    else if constexpr (has_attr<A, attr_kind::skip> || has_attr<A, attr_kind::only_if> ||
+                       has_attr<A, attr_kind::check>)
         return special_member<C, I>{};
     else
-        return encoding_of<P, member_type<C, I>>();
+        return encoding_of<A, member_type<C, I>>();
 }
 
-template <class C, std::size_t I>
-inline constexpr auto member_encoding_v = member_encoding<C, I>();
+template <class C, std::size_t I, class P = no_attrs>
+inline constexpr auto member_encoding_v = member_encoding<C, I, P>();
 
 // ---- members in a row with fixed-width encodings travel packed ------------------
 //
@@ -112,11 +117,11 @@ inline constexpr auto member_encoding_v = member_encoding<C, I>();
 // far less code to compile. The bits are the same as member by member, and so are the
 // errors: the first member that fails, at its own bit, with its name.
 
-template <class C, std::size_t I>
+template <class C, std::size_t I, class P>
 constexpr int member_code_bits() noexcept {
-    using E = std::remove_const_t<decltype(member_encoding_v<C, I>)>;
+    using E = std::remove_const_t<decltype(member_encoding_v<C, I, P>)>;
     if constexpr (is_fixed_width<E>) {
-        return code_bits<member_type<C, I>>(member_encoding_v<C, I>);
+        return code_bits<member_type<C, I>>(member_encoding_v<C, I, P>);
     } else {
         return -1; // not fixed width
     }
@@ -126,12 +131,13 @@ constexpr int member_code_bits() noexcept {
 // one), or as the first, a middle or the last member of a packed run.
 enum class step_kind : unsigned char { alone, first, middle, last };
 
-// Runs of members: each is one member, or several fixed-width ones within 64 bits.
-template <class C>
+// Runs of members (with the component attributes P of a vector-like struct): each is
+// one member, or several fixed-width ones within 56 bits.
+template <class C, class P = no_attrs>
 struct member_runs {
     static constexpr std::size_t members = boost::mp11::mp_size<described_members<C>>::value;
     static constexpr auto widths = []<std::size_t... I>(std::index_sequence<I...>) {
-        return std::array<int, sizeof...(I)>{member_code_bits<C, I>()...};
+        return std::array<int, sizeof...(I)>{member_code_bits<C, I, P>()...};
     }(std::make_index_sequence<members>{});
 
     static constexpr bool fixed_size = [] {
@@ -178,7 +184,7 @@ struct member_runs {
 };
 
 template <class C>
-using member_indices = std::make_index_sequence<member_runs<C>::members>;
+using member_indices = std::make_index_sequence<boost::mp11::mp_size<described_members<C>>::value>;
 
 constexpr std::uint64_t low_bits(int width) noexcept {
     return width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
@@ -255,17 +261,17 @@ template <std::size_t N>
 struct entry_array {
     member_entry at[N == 0 ? 1 : N];
 };
-template <class C, class Indices = member_indices<C>>
+template <class C, class P = no_attrs, class Indices = member_indices<C>>
 struct member_table;
-template <class C, std::size_t... I>
-struct member_table<C, std::index_sequence<I...>> {
+template <class C, class P, std::size_t... I>
+struct member_table<C, P, std::index_sequence<I...>> {
     static constexpr entry_array<sizeof...(I)> entries = [] {
-        using R = member_runs<C>;
+        using R = member_runs<C, P>;
         entry_array<sizeof...(I)> t{};
         const std::string_view names[] = {member_at<C, I>::name..., {}};
-        const void* const encodings[] = {&member_encoding_v<C, I>..., nullptr};
+        const void* const encodings[] = {&member_encoding_v<C, I, P>..., nullptr};
         const erased_codec* const codecs[] = {
-            codec_of<member_type<C, I>, std::remove_const_t<decltype(member_encoding_v<C, I>)>>..., nullptr};
+            codec_of<member_type<C, I>, std::remove_const_t<decltype(member_encoding_v<C, I, P>)>>..., nullptr};
         for (std::size_t i = 0; i < sizeof...(I); ++i) {
             member_entry& e = t.at[i];
             e.name = names[i];
@@ -405,20 +411,19 @@ NETSER_INLINE bool member_step(S& s, void* obj, T&, special_member<C, I>, run_st
     return serialize_member<C, I>(s, *static_cast<C*>(obj)) || step_failed(run, at, failure::reported);
 }
 
-// A described struct's bases, then its members: per member for a profiling stream or
-// per component (a vector-like struct with scalar attributes), else by member_step.
+// A described struct's bases, then its members (the components of a vector-like struct
+// with scalar attributes P): one by one for a profiling stream, else by member_step.
 template <class P, stream S, class C, template <class...> class L, class... B, std::size_t... I>
 NETSER_INLINE bool serialize_struct_body(S& s, C& obj, L<B...>, std::index_sequence<I...>) {
     if (!(serialize_value<no_attrs>(s, static_cast<typename B::type&>(obj)) && ...)) return false;
-    if constexpr (pack_of<P>::encoding_size != 0) {
-        return (serialize_component<P, C, I>(s, obj) && ...);
-    } else if constexpr (profiling_stream<S>) {
-        return (serialize_member<C, I>(s, obj) && ...);
+    if constexpr (profiling_stream<S>) {
+        if constexpr (pack_of<P>::encoding_size != 0) return (serialize_component<P, C, I>(s, obj) && ...);
+        else return (serialize_member<C, I>(s, obj) && ...);
     } else {
-        using R = member_runs<C>;
+        using R = member_runs<C, P>;
         run_state run;
-        constexpr const member_entry* entries = member_table<C>::entries.at;
-        if ((member_step<R::runs.kind[I]>(s, &obj, obj.*member_at<C, I>::pointer, member_encoding_v<C, I>, run,
+        constexpr const member_entry* entries = member_table<C, P>::entries.at;
+        if ((member_step<R::runs.kind[I]>(s, &obj, obj.*member_at<C, I>::pointer, member_encoding_v<C, I, P>, run,
                                           entries[I]) &&
              ...)) [[likely]]
             return true;
@@ -428,12 +433,67 @@ NETSER_INLINE bool serialize_struct_body(S& s, C& obj, L<B...>, std::index_seque
     }
 }
 
-// Small fixed-size structs (the hot per-entity state) are inlined where they are used,
-// as hand-written code would be. The others (strings, containers, recursion) are one
-// function per struct and stream, left to the compiler: forcing them inline would
-// make it optimize the whole body again at every level above.
+// Small structs of fixed-width values (the hot per-entity state: flags, quantized
+// positions, nested vectors and quaternions, arrays of those) are inlined where they are
+// used, at every level, as a hand-written serialize function would be: their bodies are
+// a few packed runs. The others (strings, containers, optionals, recursion) are one
+// function per struct and stream, left to the compiler: forcing them inline would make
+// it optimize the whole body again at every level above. A user codec is a call either way.
 template <class P, class C>
-inline constexpr bool inline_struct = (pack_of<P>::encoding_size != 0 || member_runs<C>::fixed_size) && !is_recursive_type<C>();
+constexpr bool is_inline_struct() noexcept;
+
+template <class T, class E>
+constexpr bool inline_encoding(E) noexcept {
+    return is_fixed_width<E>;
+}
+template <class T, class Q>
+constexpr bool inline_encoding(common_encoding<Q>) noexcept {
+    return true;
+}
+template <class T, class Q>
+constexpr bool inline_encoding(finite_encoding<Q>) noexcept {
+    return true;
+}
+template <class T, class Q>
+constexpr bool inline_encoding(user_attribute_encoding<Q>) noexcept {
+    return true;
+}
+template <class T>
+constexpr bool inline_encoding(user_type_encoding) noexcept {
+    return true;
+}
+template <class T, class Q>
+constexpr bool inline_encoding(struct_encoding<Q>) noexcept {
+    return is_inline_struct<Q, T>();
+}
+template <class T, class Q>
+constexpr bool inline_encoding(array_encoding<Q>) noexcept {
+    using E = std::remove_cvref_t<decltype(std::declval<T&>()[0])>;
+    return inline_encoding<E>(encoding_v<Q, E>);
+}
+
+// Member I of C with the component attributes P (no_attrs: its own).
+template <class C, std::size_t I, class P>
+constexpr bool inline_member() noexcept {
+    using A = member_attrs<C, I>;
+    if constexpr (pack_of<P>::encoding_size != 0) return inline_encoding<member_type<C, I>>(member_encoding_v<C, I, P>);
+    else if constexpr (has_attr<A, attr_kind::skip>) return true;
+    else return inline_encoding<member_type<C, I>>(encoding_v<value_attrs<A>, member_type<C, I>>);
+}
+
+template <class P, class C, template <class...> class L, class... B, std::size_t... I>
+constexpr bool inline_members(L<B...>, std::index_sequence<I...>) noexcept {
+    return (inline_encoding<typename B::type>(encoding_v<no_attrs, typename B::type>) && ...) &&
+           (inline_member<C, I, P>() && ...);
+}
+
+// (A recursive struct has a member that is not inline: a pointer, optional or container.)
+template <class P, class C>
+constexpr bool is_inline_struct() noexcept {
+    return inline_members<P, C>(described_bases<C>{}, member_indices<C>{});
+}
+template <class P, class C>
+inline constexpr bool inline_struct = is_inline_struct<P, C>();
 
 template <class P, stream S, class C>
 bool serialize_struct_outlined(S& s, C& obj) {

@@ -12,7 +12,7 @@ std::size_t options::snapshots() const noexcept {
     return n < 1.0 ? 1 : static_cast<std::size_t>(n);
 }
 
-void truth_history::put(std::uint32_t sequence, const std::vector<CubeState>& cubes) {
+void truth_history::put(std::uint16_t sequence, const std::vector<CubeState>& cubes) {
     const std::lock_guard lock(mutex_);
     frame& f = frames_[sequence % depth];
     f.valid = true;
@@ -20,12 +20,11 @@ void truth_history::put(std::uint32_t sequence, const std::vector<CubeState>& cu
     f.cubes = cubes;
 }
 
-bool truth_history::get(std::uint32_t sequence, std::size_t first, std::span<CubeState> out) const {
+bool truth_history::get(std::uint16_t sequence, std::vector<CubeState>& out) const {
     const std::lock_guard lock(mutex_);
     const frame& f = frames_[sequence % depth];
-    if (!f.valid || f.sequence != sequence || first > f.cubes.size() || out.size() > f.cubes.size() - first)
-        return false;
-    std::copy_n(f.cubes.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
+    if (!f.valid || f.sequence != sequence) return false;
+    out = f.cubes;
     return true;
 }
 
@@ -45,6 +44,7 @@ bool packet_pool::sample(std::uint32_t pick, std::vector<std::byte>& out) const 
 void stage_stats::add(std::size_t snapshot_bytes, std::size_t snapshot_packets, std::size_t snapshot_cube_bits,
                       std::size_t snapshot_largest_packet) noexcept {
     ++snapshots;
+    last_bytes = snapshot_bytes;
     packets += snapshot_packets;
     bytes += snapshot_bytes;
     cube_bits += snapshot_cube_bits;
@@ -75,6 +75,7 @@ const char* to_string(hostile_kind k) noexcept {
     case hostile_kind::other_protocol: return "another protocol id";
     case hostile_kind::other_schema: return "an older schema";
     case hostile_kind::forged_crc: return "forged with a valid CRC";
+    case hostile_kind::unknown_baseline: return "naming an unknown baseline";
     }
     return "?";
 }

@@ -3,6 +3,7 @@
 // The three threads of the demo (server, client, hostile sender), what they share
 // and what each reports at the end.
 
+#include "delta_types.hpp"
 #include "net.hpp"
 #include "snapshot_types.hpp"
 
@@ -24,23 +25,28 @@ struct options {
     double seconds = 5.0;
     std::string svg_path = "snapshot_budget.svg";
     bool verbose = false;
+    double loss_percent = 0.0;   ///< datagrams dropped, each direction
+    unsigned latency_ms = 0;     ///< one-way delay, each direction
+    std::string record_path;     ///< --record: the quantized states, challenge layout
+    std::string pcap_path;       ///< --pcap: what the client's port saw and sent
+    std::string schema_path;     ///< --schema: schema_json of DeltaSnapshot and Ack
 
     std::size_t snapshots() const noexcept;
 };
 
-/// The server's state of every cube by snapshot sequence: the ground truth the
-/// client checks what it decoded against. (A test harness's view: a real client
-/// has no such thing.)
+/// The server's state of every cube by wire sequence number: the ground truth the
+/// client checks what it rebuilt against. (A test harness's view: a real client has no
+/// such thing.)
 class truth_history {
 public:
-    void put(std::uint32_t sequence, const std::vector<CubeState>& cubes);
-    /// Cubes [first, first + out.size()) of snapshot `sequence`; false when unknown.
-    bool get(std::uint32_t sequence, std::size_t first, std::span<CubeState> out) const;
+    void put(std::uint16_t sequence, const std::vector<CubeState>& cubes);
+    /// Every cube of snapshot `sequence`; false when unknown (or overwritten).
+    bool get(std::uint16_t sequence, std::vector<CubeState>& out) const;
 
 private:
     struct frame {
         bool valid = false;
-        std::uint32_t sequence = 0;
+        std::uint16_t sequence = 0;
         std::vector<CubeState> cubes;
     };
     static constexpr std::size_t depth = 256; // a little over 4 s of snapshots
@@ -79,6 +85,7 @@ struct stage_stats {
     std::size_t min_bytes = std::numeric_limits<std::size_t>::max();
     std::size_t max_bytes = 0;
     std::size_t largest_packet = 0;
+    std::size_t last_bytes = 0; ///< of the last snapshot added
 
     void add(std::size_t snapshot_bytes, std::size_t snapshot_packets, std::size_t snapshot_cube_bits,
              std::size_t snapshot_largest_packet) noexcept;
@@ -87,10 +94,19 @@ struct stage_stats {
 };
 
 struct server_report {
-    std::array<stage_stats, 3> stages; ///< raw, quantized, sent
-    netser::profile_stream budget;     ///< over every sent slice
+    std::array<stage_stats, 4> stages; ///< raw, quantized, velocity while moving, delta (sent)
+    netser::profile_stream budget;     ///< over every sent delta packet
     std::size_t snapshots = 0;
-    std::size_t packets_sent = 0;
+    std::size_t packets_sent = 0;    ///< handed to the link (before loss)
+    std::size_t packets_dropped = 0; ///< by --loss
+    std::size_t acks_received = 0;
+    std::size_t acks_rejected = 0;   ///< datagrams at the server's port that were no Ack
+    std::size_t against_initial = 0; ///< snapshots sent against the initial state (no usable ack)
+    double baseline_age_mean = 0;    ///< snapshots between a snapshot and its baseline
+    std::size_t baseline_age_max = 0;
+    std::size_t split_snapshots = 0; ///< snapshots cut into more than one packet
+    std::size_t changed_vs_baseline = 0; ///< cubes that differed from their baseline, summed
+    std::size_t delta_body_bits = 0; ///< serialize_delta bits, summed over packets
     std::size_t failures = 0; ///< write, send or measure-vs-write disagreements
     std::string first_failure;
     std::size_t ever_moved = 0;
@@ -120,15 +136,20 @@ struct client_report {
     std::size_t real_received = 0;
     std::size_t real_accepted = 0;
     std::size_t real_rejected = 0;
+    std::size_t real_missing_baseline = 0; ///< refused: baseline no longer held (not an error)
+    std::size_t rebuilt = 0;               ///< snapshots rebuilt whole and checked bit for bit
+    std::size_t rebuilt_mismatches = 0;    ///< ... that differed from the server's
+    std::size_t incomplete = 0;            ///< snapshots of which some parts never came
+    std::size_t acks_sent = 0;
+    std::size_t acks_dropped = 0;
     std::size_t hostile_received = 0;
     std::size_t hostile_accepted = 0;
     std::map<netser::errc, std::size_t> hostile_rejected; ///< by read_packet's error code
     std::size_t cubes_checked = 0;
     std::size_t mismatches = 0;
-    std::size_t complete_snapshots = 0;
     std::vector<field_error> fields;
     std::vector<std::string> notes; ///< the first problems, in words
-    std::optional<SnapshotSlice> sample; ///< a decoded slice with moving cubes, for --verbose
+    std::optional<DeltaSnapshot> sample; ///< a rebuilt snapshot with moving cubes, for --verbose
 
     std::size_t hostile_rejected_total() const noexcept;
 };
@@ -140,8 +161,9 @@ enum class hostile_kind : std::uint8_t {
     other_protocol,
     other_schema,
     forged_crc,
+    unknown_baseline,
 };
-inline constexpr std::size_t hostile_kind_count = 6;
+inline constexpr std::size_t hostile_kind_count = 7;
 const char* to_string(hostile_kind k) noexcept;
 
 struct hostile_report {
@@ -151,11 +173,17 @@ struct hostile_report {
     std::size_t total() const noexcept;
 };
 
-/// Simulates, records the truth, sends the last stage, measures the others.
+/// The initial state as the client holds it (the scene is deterministic): the baseline
+/// named by sequence 0.
+DeltaSnapshot initial_snapshot();
+
+/// Simulates, records the truth, sends each snapshot as a delta against the newest
+/// acknowledged one, measures the plain stages.
 void run_server(const options& opt, net::udp::socket& socket, const net::udp::endpoint& client, shared_state& shared,
                 server_report& report);
 
-/// Receives everything, decodes with read_packet, verifies and applies what it accepts.
+/// Receives everything, reads delta packets in stages, rebuilds and verifies snapshots,
+/// acknowledges them.
 void run_client(const options& opt, boost::asio::io_context& io, net::udp::socket& socket,
                 const net::udp::endpoint& server, shared_state& shared, client_report& report);
 

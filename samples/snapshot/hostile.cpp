@@ -1,6 +1,7 @@
 // The hostile sender: a third socket that, for as long as the server runs, sends the
 // client what an open UDP port receives in real life: noise, damaged packets, other
-// programs' and older versions' packets, and forgeries with a correct CRC.
+// programs' and older versions' packets, forgeries with a correct CRC, and packets that
+// name a baseline the client never had.
 
 #include "demo.hpp"
 
@@ -35,6 +36,7 @@ public:
         case hostile_kind::other_protocol: rewrite(out, false); break;
         case hostile_kind::other_schema: rewrite(out, true); break;
         case hostile_kind::forged_crc: forge(out); break;
+        case hostile_kind::unknown_baseline: unknown_baseline(out); break;
         }
         return kind;
     }
@@ -59,28 +61,11 @@ private:
         }
     }
 
-    // A real slice, written again under another protocol id or as an older schema (the
-    // stage-2 encoding, velocity always sent) would write it.
-    void rewrite(std::vector<std::byte>& out, bool older_schema) {
-        SnapshotSlice slice;
-        if (netser::read_packet(out, slice)) return; // not expected: the pool holds real packets
-        std::array<std::byte, packet_budget> buffer{};
-        netser::packet_write_result packet;
-        if (older_schema) {
-            QuantizedSlice old{slice.sequence, slice.first_cube, {}};
-            for (const CubeState& c : slice.cubes) old.cubes.push_back(to_quantized(c));
-            packet = netser::write_packet(buffer, old);
-        } else {
-            packet = netser::write_packet(buffer, slice, {.protocol_id = other_protocol_id});
-        }
-        out.assign(packet.bytes.begin(), packet.bytes.end());
-    }
-
-    // Random payload under a correct CRC, as anyone who read packet.hpp can compute:
-    // the CRC is not a signature, so the decoder itself must refuse the contents.
-    void forge(std::vector<std::byte>& out) {
-        random_bytes(out, 4 + below(packet_budget - 4 + 1));
-        const std::uint32_t id = netser::schema_hash<SnapshotSlice>();
+    // The CRC of a packet's bytes after the CRC field under protocol id `id`, stored in
+    // its first 4 bytes, as anyone who read packet.hpp can compute: the CRC is not a
+    // signature, so the decoder itself must refuse the contents.
+    static void sign(std::vector<std::byte>& out, std::uint32_t id) {
+        if (out.size() < 4) return;
         const unsigned char id_bytes[4] = {static_cast<unsigned char>(id), static_cast<unsigned char>(id >> 8),
                                            static_cast<unsigned char>(id >> 16), static_cast<unsigned char>(id >> 24)};
         boost::crc_32_type crc;
@@ -89,6 +74,41 @@ private:
         const std::uint32_t sum = crc.checksum();
         for (std::size_t i = 0; i < 4; ++i) out[i] = static_cast<std::byte>((sum >> (8 * i)) & 0xFFu);
     }
+
+    // A real packet under another protocol id, or a packet of an older schema: the
+    // plain slices of stage 3, velocity included, as an older build sent them.
+    void rewrite(std::vector<std::byte>& out, bool older_schema) {
+        if (!older_schema) {
+            sign(out, other_protocol_id);
+            return;
+        }
+        SnapshotSlice old{static_cast<std::uint32_t>(rng_()), static_cast<std::uint16_t>(below(cube_count - 1)), {}};
+        old.cubes.resize(1 + below(cubes_per_slice));
+        std::array<std::byte, packet_budget> buffer{};
+        const netser::packet_write_result packet = netser::write_packet(buffer, old);
+        out.assign(packet.bytes.begin(), packet.bytes.end());
+    }
+
+    // Random payload under a correct CRC for delta packets of DeltaSnapshot.
+    void forge(std::vector<std::byte>& out) {
+        random_bytes(out, 4 + below(packet_budget - 4 + 1));
+        sign(out, delta_protocol_id);
+    }
+
+    // A real packet whose header names a baseline the client does not hold, signed again.
+    void unknown_baseline(std::vector<std::byte>& out) {
+        if (out.size() < 8) return;
+        // The baseline's 16 bits follow the CRC (32) and the sequence (16), least
+        // significant bit first: bytes 6 and 7. Half the sequence space away.
+        const auto sequence = static_cast<std::uint16_t>(std::to_integer<unsigned>(out[4]) |
+                                                         std::to_integer<unsigned>(out[5]) << 8);
+        const auto stale = static_cast<std::uint16_t>(sequence + 32768u == 0 ? 1 : sequence + 32768u);
+        out[6] = static_cast<std::byte>(stale & 0xFFu);
+        out[7] = static_cast<std::byte>(stale >> 8);
+        sign(out, delta_protocol_id);
+    }
+
+    static constexpr std::uint32_t delta_protocol_id = netser::schema_hash<DeltaSnapshot>() ^ netser::delta_packet_salt;
 
     const shared_state& shared_;
     std::mt19937 rng_;

@@ -1,14 +1,18 @@
 // The main demo: a snapshot stream of 901 cubes over real UDP on 127.0.0.1.
 //
 // Three threads, three sockets: the server simulates the cubes and sends 60
-// snapshots a second, each cut into slices of at most 1200 bytes; the client decodes
-// them with netser::read_packet and checks every cube against the server's state; a
-// hostile sender fires noise, damaged copies, foreign and forged packets at the
-// client the whole time. The report compares three encodings of the same cubes,
-// shows where the bits go (netser::profile_stream), and fails the run (exit code 1)
-// unless every cube verified and every hostile packet was rejected.
+// snapshots a second, each as a delta (netser::serialize_delta) against the newest
+// snapshot the client acknowledged, in packets of at most 1200 bytes; the client reads
+// them in stages, rebuilds every snapshot, checks it bit for bit against the server's
+// state and acknowledges it; a hostile sender fires noise, damaged copies, foreign and
+// forged packets at the client the whole time. --loss and --latency put a lossy, slow
+// path between server and client, both ways. The report compares the plain encodings
+// of the same cubes with the delta stream, shows where the bits go
+// (netser::profile_stream), and fails the run (exit code 1) unless every snapshot
+// rebuilt bit for bit and every hostile packet was rejected.
 //
-//   snapshot [--seconds S] [--svg PATH] [--verbose]
+//   snapshot [--seconds S] [--loss P] [--latency MS] [--record FILE] [--pcap FILE]
+//            [--schema FILE] [--svg PATH] [--verbose]
 
 #include "demo.hpp"
 
@@ -26,10 +30,28 @@ namespace snapshot {
 namespace {
 
 void usage() {
-    std::printf("usage: snapshot [--seconds S] [--svg PATH] [--verbose]\n"
-                "  --seconds S   run time in seconds, fractions allowed (default 5)\n"
-                "  --svg PATH    where to write the bit budget chart (default snapshot_budget.svg)\n"
-                "  --verbose     print one decoded snapshot slice with netser::to_string\n");
+    std::printf("usage: snapshot [--seconds S] [--loss P] [--latency MS] [--record FILE] [--pcap FILE]\n"
+                "                [--schema FILE] [--svg PATH] [--verbose]\n"
+                "  --seconds S    run time in seconds, fractions allowed (default 5)\n"
+                "  --loss P       drop P%% of the datagrams, both ways (default 0, at most 50)\n"
+                "  --latency MS   delay every datagram MS milliseconds, both ways (default 0, at most 1000)\n"
+                "  --record FILE  write the quantized states in the snapshot-compression challenge's layout\n"
+                "  --pcap FILE    write what the client's port received and sent as a pcap capture\n"
+                "                 (and FILE.sent.jsonl: each delta packet's header and changed cubes)\n"
+                "  --schema FILE  write netser::schema_json of the delta snapshot (and FILE.ack.json of the ack)\n"
+                "  --svg PATH     where to write the bit budget chart (default snapshot_budget.svg)\n"
+                "  --verbose      print cubes of one rebuilt snapshot with netser::to_string\n");
+}
+
+// A number in [low, high] from argv, or a message and false.
+bool parse_number(const char* text, const char* name, double low, double high, double& out) {
+    char* end = nullptr;
+    out = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !(out >= low && out <= high)) {
+        std::fprintf(stderr, "snapshot: %s needs a number in [%g, %g]\n", name, low, high);
+        return false;
+    }
+    return true;
 }
 
 bool parse(int argc, char** argv, options& opt) {
@@ -37,12 +59,19 @@ bool parse(int argc, char** argv, options& opt) {
         const std::string arg = argv[i];
         const bool has_value = i + 1 < argc;
         if (arg == "--seconds" && has_value) {
-            char* end = nullptr;
-            opt.seconds = std::strtod(argv[++i], &end);
-            if (end == argv[i] || *end != '\0' || !(opt.seconds > 0.0 && opt.seconds <= 3600.0)) {
-                std::fprintf(stderr, "snapshot: --seconds needs a number in (0, 3600]\n");
-                return false;
-            }
+            if (!parse_number(argv[++i], "--seconds", 0.01, 3600.0, opt.seconds)) return false;
+        } else if (arg == "--loss" && has_value) {
+            if (!parse_number(argv[++i], "--loss", 0.0, 50.0, opt.loss_percent)) return false;
+        } else if (arg == "--latency" && has_value) {
+            double ms = 0;
+            if (!parse_number(argv[++i], "--latency", 0.0, 1000.0, ms)) return false;
+            opt.latency_ms = static_cast<unsigned>(ms);
+        } else if (arg == "--record" && has_value) {
+            opt.record_path = argv[++i];
+        } else if (arg == "--pcap" && has_value) {
+            opt.pcap_path = argv[++i];
+        } else if (arg == "--schema" && has_value) {
+            opt.schema_path = argv[++i];
         } else if (arg == "--svg" && has_value) {
             opt.svg_path = argv[++i];
         } else if (arg == "--verbose") {
@@ -61,7 +90,7 @@ bool parse(int argc, char** argv, options& opt) {
 void print_stages(const server_report& s) {
     const stage_stats& raw = s.stages[0];
     std::printf("\nencoding stages, mean over %zu snapshots of %zu cubes "
-                "(bytes include each packet's CRC and end check)\n",
+                "(bytes include each packet's CRC, end check and delta header)\n",
                 raw.snapshots, cube_count);
     std::printf("  %-42s %9s %8s %15s %11s %7s\n", "stage", "bits/cube", "packets", "bytes/snapshot", "kbps@60Hz",
                 "vs raw");
@@ -72,33 +101,51 @@ void print_stages(const server_report& s) {
                     st.snapshots > 0 ? static_cast<double>(st.packets) / static_cast<double>(st.snapshots) : 0.0,
                     st.mean_bytes(), st.kbps(), 100.0 * st.mean_bytes() / std::max(raw.mean_bytes(), 1.0));
     }
-    const stage_stats& sent = s.stages[2];
-    std::printf("  sent stage per snapshot: %zu to %zu bytes; largest packet %zu bytes (limit %zu)\n",
-                sent.min_bytes, sent.max_bytes, sent.largest_packet, packet_budget);
-}
+    const stage_stats& sent = s.stages[3];
+    std::printf("  delta stage per snapshot: %zu to %zu bytes; largest packet %zu bytes (limit %zu); "
+                "%zu snapshots cut into parts\n",
+                sent.min_bytes, sent.max_bytes, sent.largest_packet, packet_budget, s.split_snapshots);
 
-void print_sample(const SnapshotSlice& slice) {
-    // A whole slice is 82 cubes; show the first moving cube with its neighbours.
-    const auto moving =
-        std::find_if(slice.cubes.begin(), slice.cubes.end(), [](const CubeState& c) { return c.interacting; });
-    const std::size_t at = static_cast<std::size_t>(moving - slice.cubes.begin());
-    const std::size_t from = at == 0 ? 0 : at - 1, count = std::min<std::size_t>(3, slice.cubes.size() - from);
-    SnapshotSlice shown{slice.sequence, static_cast<std::uint16_t>(slice.first_cube + from),
-                        {slice.cubes.begin() + static_cast<std::ptrdiff_t>(from),
-                         slice.cubes.begin() + static_cast<std::ptrdiff_t>(from + count)}};
-    std::string text = netser::to_string(shown);
-    // One cube per line.
-    for (std::size_t p = 0; (p = text.find("CubeState{", p)) != std::string::npos; p += 15) {
-        if (text.compare(p - 2, 2, ", ") == 0) text.erase(--p, 1);
-        text.insert(p, "\n    ");
+    // Where a changed cube's bits go, from the profile of every delta packet: which
+    // cubes changed (the element list), then per cube its members and their flags.
+    const auto rows = s.budget.rows();
+    const auto total = [&](std::string_view path) {
+        for (const netser::profile_row& r : rows)
+            if (r.path == path) return r.mean * static_cast<double>(s.budget.packets());
+        return 0.0;
+    };
+    const double changed = static_cast<double>(s.changed_vs_baseline);
+    if (changed > 0) {
+        const double list = total("DeltaSnapshot.cubes") - total("DeltaSnapshot.cubes[]");
+        const double position = total("DeltaSnapshot.cubes[].position");
+        const double orientation = total("DeltaSnapshot.cubes[].orientation");
+        const double flags = total("DeltaSnapshot.cubes[]") - position - orientation;
+        std::printf("  delta: %.1f cubes changed per snapshot against its baseline (%.1f snapshots old on average, "
+                    "at most %zu; %zu against the initial state)\n",
+                    changed / static_cast<double>(std::max<std::size_t>(s.snapshots, 1)), s.baseline_age_mean,
+                    s.baseline_age_max, s.against_initial);
+        std::printf("  bits per changed cube: %.1f = index %.1f + position %.1f + orientation %.1f + flags %.1f\n",
+                    (list + position + orientation + flags) / changed, list / changed, position / changed,
+                    orientation / changed, flags / changed);
     }
-    std::printf("\none decoded slice (--verbose), netser::to_string; %zu of its %zu cubes shown, from cube %zu:\n%s\n",
-                count, slice.cubes.size(), std::size_t{shown.first_cube}, text.c_str());
 }
 
-void print_verification(const client_report& c, std::size_t snapshots) {
-    std::printf("\nverification: %zu cubes checked, %zu mismatches\n", c.cubes_checked, c.mismatches);
-    std::printf("  %zu of %zu snapshots arrived complete\n", c.complete_snapshots, snapshots);
+void print_sample(const DeltaSnapshot& snapshot) {
+    // Show the first moving cube with its neighbours.
+    const auto moving = std::find_if(snapshot.cubes.begin(), snapshot.cubes.end(),
+                                     [](const DeltaCube& c) { return c.interacting; });
+    const std::size_t at = static_cast<std::size_t>(moving - snapshot.cubes.begin());
+    const std::size_t from = at == 0 ? 0 : at - 1, count = std::min<std::size_t>(3, cube_count - from);
+    std::printf("\nthree cubes of one rebuilt snapshot (--verbose), netser::to_string, from cube %zu:\n", from);
+    for (std::size_t i = from; i < from + count; ++i)
+        std::printf("  %s\n", netser::to_string(snapshot.cubes[i]).c_str());
+}
+
+void print_verification(const client_report& c) {
+    std::printf("\nverification: %zu snapshots rebuilt from deltas, %zu differ from the server's bit for bit; "
+                "%zu incomplete (a part lost)\n",
+                c.rebuilt, c.rebuilt_mismatches, c.incomplete);
+    std::printf("  %zu cubes checked against the true state, %zu out of bounds\n", c.cubes_checked, c.mismatches);
     std::printf("  %-42s %12s %12s %10s\n", "field", "worst error", "bound", "cubes");
     for (const field_error& f : c.fields)
         std::printf("  %-42s %12.6f %12.6f %10zu\n", f.name, f.worst, f.bound, f.checked);
@@ -110,7 +157,7 @@ void print_hostile(const client_report& c, const hostile_report& h) {
     std::printf("  sent:");
     for (std::size_t k = 0; k < hostile_kind_count; ++k)
         std::printf("%s %s %zu", k == 0 ? "" : ",", to_string(static_cast<hostile_kind>(k)), h.sent[k]);
-    std::printf("\n  rejected by read_packet:");
+    std::printf("\n  rejected by the delta packet reader:");
     bool first = true;
     for (const auto& [code, count] : c.hostile_rejected) {
         std::printf("%s %s %zu", first ? "" : ",", std::string(netser::to_string(code)).c_str(), count);
@@ -131,7 +178,13 @@ int run(const options& opt) {
                 snapshots_per_second, opt.seconds);
     std::printf("  server %s -> client %s <- hostile sender %s\n", net::to_string(server).c_str(),
                 net::to_string(client).c_str(), net::to_string(hostile_socket.local_endpoint()).c_str());
+    std::printf("  link: %g%% loss and %u ms latency each way\n", opt.loss_percent, opt.latency_ms);
     std::fflush(stdout);
+    if (!opt.schema_path.empty()) {
+        // For tools/netser_dissector.py and the other schema tools.
+        std::ofstream(opt.schema_path) << netser::schema_json<DeltaSnapshot>();
+        std::ofstream(opt.schema_path + ".ack.json") << netser::schema_json<Ack>();
+    }
 
     shared_state shared;
     server_report server_result;
@@ -173,20 +226,24 @@ int run(const options& opt) {
                 server_result.change_distance, server_result.changed_mean, server_result.changed_min,
                 server_result.changed_max, server_result.change_frames);
     std::printf("  physics step: mean %.3f ms, max %.3f ms\n", server_result.step_mean_ms, server_result.step_max_ms);
-    std::printf("real packets: %zu sent, %zu received, %zu accepted, %zu rejected\n", server_result.packets_sent,
-                client_result.real_received, client_result.real_accepted, client_result.real_rejected);
+    std::printf("real packets: %zu sent, %zu dropped by --loss, %zu received, %zu accepted, %zu rejected, "
+                "%zu naming a baseline no longer held\n",
+                server_result.packets_sent, server_result.packets_dropped, client_result.real_received,
+                client_result.real_accepted, client_result.real_rejected, client_result.real_missing_baseline);
+    std::printf("acks: %zu sent, %zu dropped by --loss, %zu received by the server\n", client_result.acks_sent,
+                client_result.acks_dropped, server_result.acks_received);
     if (opt.verbose && client_result.sample) print_sample(*client_result.sample);
-    print_verification(client_result, server_result.snapshots);
+    print_verification(client_result);
     print_hostile(client_result, hostile_result);
 
-    std::printf("\nbit budget of the sent stage: netser::profile_stream over %zu packets (payload bits, "
-                "without CRC and end check)\n",
+    std::printf("\nbit budget of the delta stage: netser::profile_stream::profile_delta over %zu packets "
+                "(delta body bits, without CRC, header and end check)\n",
                 server_result.budget.packets());
     std::fflush(stdout);
     server_result.budget.print_table(std::cout);
     std::cout.flush();
     std::ofstream svg(opt.svg_path);
-    if (svg) server_result.budget.write_svg(svg, "netser snapshot demo: bits per slice packet");
+    if (svg) server_result.budget.write_svg(svg, "netser snapshot demo: bits per delta packet");
     svg.close();
     const bool svg_ok = static_cast<bool>(svg);
     if (svg_ok) std::printf("bit budget chart: %s\n", opt.svg_path.c_str());
@@ -197,10 +254,17 @@ int run(const options& opt) {
     if (client_result.real_accepted == 0) problems.push_back("no real packet was accepted");
     if (client_result.real_rejected != 0) problems.push_back("real packets were rejected");
     if (client_result.mismatches != 0) problems.push_back("cubes out of their quantization bounds");
+    if (client_result.rebuilt == 0) problems.push_back("no snapshot was rebuilt");
+    if (client_result.rebuilt_mismatches != 0) problems.push_back("rebuilt snapshots differ from the server's");
+
     if (client_result.hostile_accepted != 0) problems.push_back("hostile packets were accepted");
     if (client_result.hostile_received == 0) problems.push_back("no hostile packet arrived");
     if (hostile_result.send_failures != 0) problems.push_back("the hostile sender could not send");
     if (!svg_ok) problems.push_back("the chart was not written");
+    if (!opt.record_path.empty())
+        std::printf("recording: %zu frames of %zu cubes in %s\n", server_result.snapshots + 1, cube_count,
+                    opt.record_path.c_str());
+    if (!opt.pcap_path.empty()) std::printf("capture: %s\n", opt.pcap_path.c_str());
     for (const std::string& n : client_result.notes) problems.push_back("client: " + n);
 
     for (const std::string& p : problems) std::printf("problem: %s\n", p.c_str());

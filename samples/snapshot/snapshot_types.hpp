@@ -29,13 +29,17 @@ NETSER_STRUCT(quat, x, y, z, w)
 
 // --- encoding parameters (shared by the descriptions and the client's error bounds) --
 
-/// The world is 128 m x 128 m x 32 m high; 2 mm steps.
-inline constexpr auto position_xy = netser::quantize(-64.f, 64.f, 0.002f); // 64000 steps: 16 bits
-inline constexpr auto position_z = netser::quantize(0.f, 32.f, 0.002f);    // 16000 steps: 14 bits
+/// The world is 128 m x 128 m x 32 m high, in steps of 1/512 m (about 2 mm), as in
+/// Glenn Fiedler's "Snapshot Compression": 2^16 codes across, 2^14 up.
+inline constexpr float position_step = 1.f / 512.f;
+inline constexpr auto position_xy = netser::quantize(-64.f, 64.f - position_step, position_step); // 16 bits
+inline constexpr auto position_z = netser::quantize(0.f, 32.f - position_step, position_step);    // 14 bits
 /// Up to 16 m/s per axis in 1 cm/s steps.
 inline constexpr auto velocity = netser::quantize(-16.f, 16.f, 0.01f); // 3200 steps: 12 bits
 /// 2 bits for the largest component, 9 bits for each of the three others.
-inline constexpr netser::smallest_three orientation_codec{9};
+/// Delta packets send a changed code as its difference through these ranges of steps
+/// (fitted to the demo's recording with `delta_recording FILE --fit`).
+inline constexpr netser::smallest_three orientation_codec{9, netser::delta_ladder(2, 4, 8, 32).ladder};
 
 // --- stage 1: raw floats, the baseline (1 + 3*32 + 3*32 + 4*32 = 321 bits) ----------
 
@@ -49,11 +53,17 @@ NETSER_STRUCT(RawCube, interacting, position, linear_velocity, orientation)
 
 // --- stage 2: quantized position and velocity, smallest-three orientation -----------
 
+/// How delta packets send a changed position code: its difference from the baseline's
+/// through these ranges of steps (1/512 m), fitted to the demo's recording with
+/// `delta_recording FILE --fit`. Plain packets ignore it.
+inline constexpr auto position_ladder = netser::delta_ladder(32, 64, 128, 256);
+
 /// A position with its own bounds per axis (z is height above the ground plane).
 struct Position {
     float x = 0.f, y = 0.f, z = 0.f;
 };
-NETSER_STRUCT(Position, (x, position_xy), (y, position_xy), (z, position_z))
+NETSER_STRUCT(Position, (x, position_xy, position_ladder), (y, position_xy, position_ladder),
+              (z, position_z, position_ladder))
 
 struct QuantizedCube {
     bool interacting = false;

@@ -1,88 +1,176 @@
 #!/usr/bin/env python3
-"""Compile-time budget: generates a translation unit of 50 annotated structs with 10
-members each (every one written, read and measured), compiles it and prints the time.
+"""Compile-time budget: generates translation units of 50 annotated structs with 10
+members each, in two shapes, compiles them and prints the CPU time.
 
-    python3 tests/benchmarks/compile_budget.py [--cxx g++] [--runs 3]
-    python3 tests/benchmarks/compile_budget.py --compare [--against OLD_TREE]
+  per-struct    one function per struct writes, reads and measures it (strings, vectors,
+                integers, quantized floats...), as a game's code would have;
+  one-function  one function writes, reads and measures all 50 structs, which have
+                described enums, optionals, common values, strings and vectors.
 
---compare compiles the NETSER_STRUCT file and the hand-written one in turn (and, with
---against, the NETSER_STRUCT file against another checkout's headers too), so that a
-busy machine slows every variant alike: use it to compare.
+    python3 tests/benchmarks/compile_budget.py [--cxx g++] [--shape per-struct] [--runs 3]
+    python3 tests/benchmarks/compile_budget.py --compare [--cxx g++,clang++-14] [--against OLD_TREE]
+
+--compare compiles, for each compiler and shape, the NETSER_STRUCT file and the same
+structs with hand-written serialize functions in turn (and, with --against, the
+NETSER_STRUCT file against another checkout's headers too), so that a busy machine slows
+every variant alike, and prints each one's ratio to its hand-written file. It fails
+(exit 1) when a ratio is above --budget (1.25).
 """
 import argparse, os, resource, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHAPES = ("per-struct", "one-function")
 
-MEMBERS = [
-    ("int", "hp", "(hp, netser::range(0, 100 + {i}))"),
-    ("float", "x", "(x, netser::quantize(-1000.f - {i}, 1000.f, 0.01f))"),
-    ("float", "y", "(y, netser::quantize(-1000.f, 1000.f + {i}, 0.01f))"),
-    ("bool", "alive", "alive"),
-    ("std::uint32_t", "id", "id"),
-    ("std::uint16_t", "ammo", "(ammo, netser::bits(10))"),
-    ("std::int8_t", "team", "(team, netser::range(-1, 8))"),
-    ("double", "t", "t"),
-    ("std::string", "name", "(name, netser::max_length(16 + {i}))"),
-    ("std::vector<std::uint8_t>", "items", "(items, netser::max_size(8), netser::range(0, 200 + {i} % 50))"),
+# ---- the shapes' structs: (type, name, NETSER_STRUCT entry, hand-written serialize) ----
+
+PER_STRUCT = [
+    ("int", "hp", "(hp, netser::range(0, 100 + {i}))", "netser::serialize_int(s, v.hp{i}, 0, 100 + {i})"),
+    ("float", "x", "(x, netser::quantize(-1000.f - {i}, 1000.f, 0.01f))",
+     "netser::serialize_quantized(s, v.x{i}, -1000.f - {i}, 1000.f, 0.01f)"),
+    ("float", "y", "(y, netser::quantize(-1000.f, 1000.f + {i}, 0.01f))",
+     "netser::serialize_quantized(s, v.y{i}, -1000.f, 1000.f + {i}, 0.01f)"),
+    ("bool", "alive", "alive", "netser::serialize_bool(s, v.alive{i})"),
+    ("std::uint32_t", "id", "id", "netser::serialize_bits(s, v.id{i}, 32)"),
+    ("std::uint16_t", "ammo", "(ammo, netser::bits(10))", "netser::serialize_bits(s, v.ammo{i}, 10)"),
+    ("std::int8_t", "team", "(team, netser::range(-1, 8))", "netser::serialize_int(s, v.team{i}, -1, 8)"),
+    ("double", "t", "t", "netser::serialize_double(s, v.t{i})"),
+    ("std::string", "name", "(name, netser::max_length(16 + {i}))",
+     "netser::serialize_string(s, v.name{i}, 16 + {i})"),
+    ("std::vector<std::uint8_t>", "items", "(items, netser::max_size(8), netser::range(0, 200 + {i} % 50))",
+     "serialize_items<200 + {i} % 50>(s, v.items{i})"),
+]
+
+ONE_FUNCTION = [
+    ("Kind{i}", "kind", "kind", "serialize_enum<4>(s, v.kind{i})"),
+    ("int", "hp", "(hp, netser::range(0, 100 + {i}), netser::common(100))",
+     "serialize_common_int<100, 100 + {i}>(s, v.hp{i})"),
+    ("float", "x", "(x, netser::quantize(-1000.f - {i}, 1000.f, 0.01f))",
+     "netser::serialize_quantized(s, v.x{i}, -1000.f - {i}, 1000.f, 0.01f)"),
+    ("float", "speed", "(speed, netser::quantize(0.f, 20.f + {i}, 0.01f), netser::common(0.f))",
+     "serialize_common_quantized(s, v.speed{i}, 0.f, 20.f + {i}, 0.01f)"),
+    ("bool", "alive", "alive", "netser::serialize_bool(s, v.alive{i})"),
+    ("std::uint32_t", "id", "id", "netser::serialize_bits(s, v.id{i}, 32)"),
+    ("std::optional<int>", "target", "(target, netser::range(0, 63 + {i}))",
+     "serialize_optional_int<63 + {i}>(s, v.target{i})"),
+    ("std::uint16_t", "ammo", "(ammo, netser::bits(10))", "netser::serialize_bits(s, v.ammo{i}, 10)"),
+    ("std::string", "name", "(name, netser::max_length(16 + {i}))",
+     "netser::serialize_string(s, v.name{i}, 16 + {i})"),
+    ("std::vector<std::uint8_t>", "items", "(items, netser::max_size(8), netser::range(0, 200 + {i} % 50))",
+     "serialize_items<200 + {i} % 50>(s, v.items{i})"),
+]
+
+MEMBERS = {"per-struct": PER_STRUCT, "one-function": ONE_FUNCTION}
+ENUMERATORS = "idle, walk, run, jump, fall"  # one described enum per struct (one-function)
+
+def headers(shape):
+    return ["#include <cstdint>"] + (["#include <optional>"] if shape == "one-function" else []) + [
+        "#include <string>", "#include <vector>"]
+
+# What a hand-written file has once, shared by its structs (per shape).
+ITEMS_HELPER = [
+    "template <int Max, netser::stream S> bool serialize_items(S& s, std::vector<std::uint8_t>& items) {",
+    "    std::uint32_t n = static_cast<std::uint32_t>(items.size());",
+    "    if (!netser::serialize_int(s, n, 0u, 8u)) return false;",
+    "    if constexpr (S::is_reading) items.resize(n);",
+    "    for (auto& e : items) if (!netser::serialize_int(s, e, 0, Max)) return false;",
+    "    return true;",
+    "}",
+]
+ONE_FUNCTION_HELPERS = [
+    "template <int Max, class E, netser::stream S> bool serialize_enum(S& s, E& e) {",
+    "    int v = static_cast<int>(e);",
+    "    if (!netser::serialize_int(s, v, 0, Max)) return false;",
+    "    e = static_cast<E>(v);",
+    "    return true;",
+    "}",
+    "template <int Common, int Max, netser::stream S> bool serialize_common_int(S& s, int& v) {",
+    "    bool common = v == Common;",
+    "    if (!netser::serialize_bool(s, common)) return false;",
+    "    if (common) { v = Common; return true; }",
+    "    return netser::serialize_int(s, v, 0, Max);",
+    "}",
+    "template <netser::stream S> bool serialize_common_quantized(S& s, float& v, float min, float max, float res) {",
+    "    bool common = v == 0.f;",
+    "    if (!netser::serialize_bool(s, common)) return false;",
+    "    if (common) { v = 0.f; return true; }",
+    "    return netser::serialize_quantized(s, v, min, max, res);",
+    "}",
+    "template <int Max, netser::stream S> bool serialize_optional_int(S& s, std::optional<int>& v) {",
+    "    bool has = v.has_value();",
+    "    if (!netser::serialize_bool(s, has)) return false;",
+    "    if (!has) { v.reset(); return true; }",
+    "    if constexpr (S::is_reading) v.emplace();",
+    "    return netser::serialize_int(s, *v, 0, Max);",
+    "}",
 ]
 
 
-def generate(n_structs):
-    out = ["#include <netser/netser.hpp>", "#include <cstdint>", "#include <string>", "#include <vector>",
-           "namespace gen {"]
-    for i in range(n_structs):
-        fields = " ".join(f"{t} {n}{i}{{}};" for t, n, _ in MEMBERS)
-        attrs = ", ".join(a.replace("(" + n + ",", f"({n}{i},").format(i=i) if a.startswith("(") else f"{a}{i}"
-                          for _, n, a in MEMBERS)
-        out.append(f"struct S{i} {{ {fields} }};")
-        out.append(f"NETSER_STRUCT(S{i}, {attrs})")
-    out.append("}")
-    # One function per struct, as a game's code would have: write, read and measure each.
-    for i in range(n_structs):
-        out.append(f"bool run_{i}(gen::S{i}& v, std::byte* buf, std::size_t size) {{")
-        out.append(f"    netser::write_stream w(buf, size); bool ok = netser::serialize(w, v);"
-                   f" netser::read_stream r(buf, size); ok &= netser::serialize(r, v);"
-                   f" netser::measure_stream m; ok &= netser::serialize(m, v); return ok;")
+def struct_fields(members, i):
+    return " ".join(f"{t.format(i=i)} {n}{i}{{}};" for t, n, _, _ in members)
+
+
+def netser_entry(name, attr, i):
+    if attr.startswith("("):
+        return attr.replace("(" + name + ",", f"({name}{i},").format(i=i)
+    return f"{attr}{i}"
+
+
+def run_functions(shape, n_structs, call):
+    """The functions that write, read and measure the structs; call is the serialize call."""
+    out = []
+    if shape == "per-struct":
+        # One function per struct, as a game's code would have: write, read and measure each.
+        for i in range(n_structs):
+            out.append(f"bool run_{i}(gen::S{i}& v, std::byte* buf, std::size_t size) {{")
+            out.append(f"    netser::write_stream w(buf, size); bool ok = {call}(w, v);"
+                       f" netser::read_stream r(buf, size); ok &= {call}(r, v);"
+                       f" netser::measure_stream m; ok &= {call}(m, v); return ok;")
+            out.append("}")
+    else:
+        # One function for all of them: a snapshot of every kind of entity.
+        out.append("struct world {")
+        out.extend(f"    gen::S{i} s{i};" for i in range(n_structs))
+        out.append("};")
+        out.append("bool run_all(world& v, std::byte* buf, std::size_t size) {")
+        out.append("    bool ok = true;")
+        for stream, decl in (("w", "netser::write_stream w(buf, size);"), ("r", "netser::read_stream r(buf, size);"),
+                             ("m", "netser::measure_stream m;")):
+            out.append(f"    {{ {decl}")
+            out.extend(f"      ok &= {call}({stream}, v.s{i});" for i in range(n_structs))
+            out.append("    }")
+        out.append("    return ok;")
         out.append("}")
+    return out
+
+
+def generate(n_structs, shape="per-struct"):
+    """The structs described by NETSER_STRUCT (enums by BOOST_DEFINE_ENUM_CLASS)."""
+    members = MEMBERS[shape]
+    out = ["#include <netser/netser.hpp>"] + headers(shape) + ["namespace gen {"]
+    for i in range(n_structs):
+        if shape == "one-function":
+            out.append(f"BOOST_DEFINE_ENUM_CLASS(Kind{i}, {ENUMERATORS})")
+        out.append(f"struct S{i} {{ {struct_fields(members, i)} }};")
+        out.append(f"NETSER_STRUCT(S{i}, {', '.join(netser_entry(n, a, i) for _, n, a, _ in members)})")
+    out.append("}")
+    out += run_functions(shape, n_structs, "netser::serialize")
     return "\n".join(out) + "\n"
 
 
-HAND = {
-    "hp": "netser::serialize_int(s, v.hp{i}, 0, 100 + {i})",
-    "x": "netser::serialize_quantized(s, v.x{i}, -1000.f - {i}, 1000.f, 0.01f)",
-    "y": "netser::serialize_quantized(s, v.y{i}, -1000.f, 1000.f + {i}, 0.01f)",
-    "alive": "netser::serialize_bool(s, v.alive{i})",
-    "id": "netser::serialize_bits(s, v.id{i}, 32)",
-    "ammo": "netser::serialize_bits(s, v.ammo{i}, 10)",
-    "team": "netser::serialize_int(s, v.team{i}, -1, 8)",
-    "t": "netser::serialize_double(s, v.t{i})",
-    "name": "netser::serialize_string(s, v.name{i}, 16 + {i})",
-    "items": "serialize_items<200 + {i} % 50>(s, v.items{i})",
-}
-
-
-def generate_hand(n_structs):
+def generate_hand(n_structs, shape="per-struct"):
     """The same structs with hand-written unified serialize functions, for comparison."""
-    out = ["#include <netser/core.hpp>", "#include <cstdint>", "#include <string>", "#include <vector>",
-           "namespace gen {",
-           "template <int Max, netser::stream S> bool serialize_items(S& s, std::vector<std::uint8_t>& items) {",
-           "    std::uint32_t n = static_cast<std::uint32_t>(items.size());",
-           "    if (!netser::serialize_int(s, n, 0u, 8u)) return false;",
-           "    if constexpr (S::is_reading) items.resize(n);",
-           "    for (auto& e : items) if (!netser::serialize_int(s, e, 0, Max)) return false;",
-           "    return true;", "}"]
+    members = MEMBERS[shape]
+    out = ["#include <netser/core.hpp>"] + headers(shape) + ["namespace gen {"] + ITEMS_HELPER
+    if shape == "one-function":
+        out += ONE_FUNCTION_HELPERS
     for i in range(n_structs):
-        fields = " ".join(f"{t} {n}{i}{{}};" for t, n, _ in MEMBERS)
-        out.append(f"struct S{i} {{ {fields} }};")
-        body = " && ".join(HAND[n].format(i=i) for _, n, _ in MEMBERS)
+        if shape == "one-function":
+            out.append(f"enum class Kind{i} {{ {ENUMERATORS} }};")
+        out.append(f"struct S{i} {{ {struct_fields(members, i)} }};")
+        body = " && ".join(h.format(i=i) for _, _, _, h in members)
         out.append(f"template <netser::stream S> bool serialize(S& s, S{i}& v) {{ return {body}; }}")
     out.append("}")
-    for i in range(n_structs):
-        out.append(f"bool run_{i}(gen::S{i}& v, std::byte* buf, std::size_t size) {{")
-        out.append(f"    netser::write_stream w(buf, size); bool ok = serialize(w, v);"
-                   f" netser::read_stream r(buf, size); ok &= serialize(r, v);"
-                   f" netser::measure_stream m; ok &= serialize(m, v); return ok;")
-        out.append("}")
+    out += run_functions(shape, n_structs, "serialize")
     return "\n".join(out) + "\n"
 
 
@@ -98,42 +186,62 @@ def compile_seconds(cxx, src, out, root):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--cxx", default="g++")
+    p.add_argument("--cxx", default=None, help="compiler(s), comma-separated (--compare: g++,clang++-14)")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--structs", type=int, default=50)
+    p.add_argument("--shape", choices=SHAPES + ("both",), default=None,
+                   help="per-struct, one-function or both (--compare: both; else per-struct)")
     p.add_argument("--hand", action="store_true", help="hand-written serialize functions instead (baseline)")
     p.add_argument("--compare", action="store_true", help="NETSER_STRUCT and hand-written, compiled in turn")
     p.add_argument("--against", metavar="TREE", help="with --compare: also another netser checkout's headers")
+    p.add_argument("--budget", type=float, default=1.25, help="with --compare: the largest ratio that passes")
     args = p.parse_args()
+    cxxs = (args.cxx or ("g++,clang++-14" if args.compare else "g++")).split(",")
+    shape = args.shape or ("both" if args.compare else "per-struct")
+    shapes = SHAPES if shape == "both" else (shape,)
     with tempfile.TemporaryDirectory() as d:
-        reflected, hand = os.path.join(d, "budget.cpp"), os.path.join(d, "hand.cpp")
-        with open(reflected, "w") as f:
-            f.write(generate(args.structs))
-        with open(hand, "w") as f:
-            f.write(generate_hand(args.structs))
         out = os.path.join(d, "budget.o")
+        sources = {}
+        for s in shapes:
+            sources[s, "NETSER_STRUCT"] = os.path.join(d, f"{s}-netser.cpp")
+            sources[s, "hand-written"] = os.path.join(d, f"{s}-hand.cpp")
+            with open(sources[s, "NETSER_STRUCT"], "w") as f:
+                f.write(generate(args.structs, s))
+            with open(sources[s, "hand-written"], "w") as f:
+                f.write(generate_hand(args.structs, s))
         if args.compare:
-            variants = [("NETSER_STRUCT", reflected, ROOT), ("hand-written", hand, ROOT)]
+            variants = [("NETSER_STRUCT", "NETSER_STRUCT", ROOT), ("hand-written", "hand-written", ROOT)]
             if args.against:
-                variants.insert(1, (f"NETSER_STRUCT, {args.against}", reflected, os.path.abspath(args.against)))
-            cpu = {name: [] for name, _, _ in variants}
+                variants.insert(1, (f"NETSER_STRUCT, {args.against}", "NETSER_STRUCT", os.path.abspath(args.against)))
+            cpu = {(c, s, name): [] for c in cxxs for s in shapes for name, _, _ in variants}
             for _ in range(args.runs):
-                for name, src, root in variants:
-                    cpu[name].append(compile_seconds(args.cxx, src, out, root)[0])
-            base = statistics.median(cpu["hand-written"])
-            for name, _, _ in variants:
-                m = statistics.median(cpu[name])
-                print(f"{args.structs} structs x {len(MEMBERS)} members ({name}), {args.cxx} -O2: median {m:.2f} s CPU "
-                      f"over {args.runs} runs in turn, {m / base:.2f}x hand-written")
-            return
-        times, cpu = [], []
-        for _ in range(args.runs):
-            c, t = compile_seconds(args.cxx, hand if args.hand else reflected, out, ROOT)
-            cpu.append(c)
-            times.append(t)
-    kind = "hand-written" if args.hand else "NETSER_STRUCT"
-    print(f"{args.structs} structs x {len(MEMBERS)} members ({kind}), {args.cxx} -O2: "
-          f"median {statistics.median(cpu):.2f} s CPU, {statistics.median(times):.2f} s wall over {args.runs} runs")
+                for c in cxxs:
+                    for s in shapes:
+                        for name, kind, root in variants:
+                            cpu[c, s, name].append(compile_seconds(c, sources[s, kind], out, root)[0])
+            over = False
+            for c in cxxs:
+                for s in shapes:
+                    base = statistics.median(cpu[c, s, "hand-written"])
+                    for name, _, _ in variants:
+                        m = statistics.median(cpu[c, s, name])
+                        ratio = m / base
+                        over |= name == "NETSER_STRUCT" and ratio > args.budget
+                        print(f"{s:12} {args.structs} structs x {len(MEMBERS[s])} members ({name}), {c} -O2: "
+                              f"median {m:.2f} s CPU over {args.runs} runs in turn, {ratio:.2f}x hand-written")
+            return 1 if over else 0
+        kind = "hand-written" if args.hand else "NETSER_STRUCT"
+        for c in cxxs:
+            for s in shapes:
+                times, cpu = [], []
+                for _ in range(args.runs):
+                    t_cpu, t_wall = compile_seconds(c, sources[s, kind], out, ROOT)
+                    cpu.append(t_cpu)
+                    times.append(t_wall)
+                print(f"{s:12} {args.structs} structs x {len(MEMBERS[s])} members ({kind}), {c} -O2: "
+                      f"median {statistics.median(cpu):.2f} s CPU, {statistics.median(times):.2f} s wall over "
+                      f"{args.runs} runs")
+    return 0
 
 
 if __name__ == "__main__":

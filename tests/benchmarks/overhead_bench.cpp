@@ -1,16 +1,24 @@
 // Reflection overhead in instructions: the same structs serialized by hand-written code
-// and through NETSER_STRUCT, in functions that callgrind can count on their own
-// (tests/benchmarks/callgrind_overhead.sh). Run without arguments it checks that both
-// write byte-identical packets and read back the same values (non-zero exit if not).
+// (constexpr quantizations), by hand in the article's form (serialize_quantized with
+// literal min, max and resolution) and through NETSER_STRUCT, in functions that callgrind
+// can count on their own (tests/benchmarks/callgrind_overhead.sh). Run without arguments
+// it checks that all write byte-identical packets and read back the same values
+// (non-zero exit if not).
 //
-//   overhead_bench <write|read> <hand|reflected> <s94|player> [count]
+//   overhead_bench <write|read> <hand|article|reflected> <s94|player|cube|cubes> [count]
+//
+// count is the number of structs (cubes for `cubes`: a vector of 64 cubes per struct,
+// which has no article form).
 
+#include "article_forms.hpp"
 #include "reflected_types.hpp"
 
 #include <cstdio>
+#include <cstddef>
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace netser_bench {
@@ -54,17 +62,72 @@ std::vector<Player10> make_values<Player10>(std::size_t n) {
     return v;
 }
 
+template <>
+std::vector<Cube> make_values<Cube>(std::size_t n) {
+    std::mt19937 rng(901);
+    std::uniform_real_distribution<float> xy(-64.f, 64.f), z(0.f, 32.f), v(-16.f, 16.f), unit(-1.f, 1.f);
+    std::vector<Cube> cubes(n);
+    for (auto& c : cubes) {
+        c.interacting = (rng() & 1) != 0;
+        c.position = {xy(rng), xy(rng), z(rng)};
+        if (c.interacting) c.linear_velocity = {v(rng), v(rng), v(rng)};
+        c.orientation = {unit(rng), unit(rng), unit(rng), unit(rng)};
+    }
+    return cubes;
+}
+
+template <>
+std::vector<Cubes> make_values<Cubes>(std::size_t n) {
+    const std::vector<Cube> cubes = make_values<Cube>(n);
+    std::vector<Cubes> v(n / cubes_per_snapshot);
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i].cubes.assign(cubes.begin() + static_cast<std::ptrdiff_t>(i * cubes_per_snapshot),
+                          cubes.begin() + static_cast<std::ptrdiff_t>((i + 1) * cubes_per_snapshot));
+    return v;
+}
+
+// The reflected twin of a hand-written value: the same members in the same order.
 template <class R, class H>
 R reflected_copy(const H& h) {
     R r;
     static_assert(sizeof(R) == sizeof(H));
-    std::memcpy(static_cast<void*>(&r), &h, sizeof r); // same members in the same order
+    std::memcpy(static_cast<void*>(&r), &h, sizeof r);
     return r;
+}
+template <>
+CubesR reflected_copy<CubesR, Cubes>(const Cubes& h) {
+    CubesR r;
+    for (const Cube& c : h.cubes) r.cubes.push_back(reflected_copy<CubeR>(c));
+    return r;
+}
+
+template <class H, class R>
+bool same_values(const H& h, const R& r) {
+    return std::memcmp(static_cast<const void*>(&h), static_cast<const void*>(&r), sizeof(H)) == 0;
+}
+template <class R>
+bool same_values(const Cube& h, const R& r) { // the floats, not the padding after the flag
+    return h.interacting == r.interacting &&
+           std::memcmp(&h.position, &r.position, sizeof h - offsetof(Cube, position)) == 0;
+}
+inline bool same_values(const Cubes& h, const CubesR& r) {
+    if (h.cubes.size() != r.cubes.size()) return false;
+    for (std::size_t i = 0; i < h.cubes.size(); ++i)
+        if (!same_values(h.cubes[i], r.cubes[i])) return false;
+    return true;
 }
 
 // The measured functions: one stream over all values, like a snapshot of many entities.
 template <class T>
 [[gnu::noinline]] bool run_write_hand(std::vector<T>& values, std::vector<std::byte>& out) {
+    netser::write_stream w(out);
+    for (auto& v : values)
+        if (!serialize(w, v)) return false;
+    w.finish();
+    return true;
+}
+template <class T>
+[[gnu::noinline]] bool run_write_article(std::vector<T>& values, std::vector<std::byte>& out) {
     netser::write_stream w(out);
     for (auto& v : values)
         if (!serialize(w, v)) return false;
@@ -87,6 +150,13 @@ template <class T>
     return true;
 }
 template <class T>
+[[gnu::noinline]] bool run_read_article(std::vector<T>& values, const std::vector<std::byte>& in) {
+    netser::read_stream r(in);
+    for (auto& v : values)
+        if (!serialize(r, v)) return false;
+    return true;
+}
+template <class T>
 [[gnu::noinline]] bool run_read_reflected(std::vector<T>& values, const std::vector<std::byte>& in) {
     netser::read_stream r(in);
     for (auto& v : values)
@@ -94,39 +164,70 @@ template <class T>
     return true;
 }
 
-template <class H, class R>
+constexpr std::size_t max_bytes_per_struct = 16;
+
+// A: the article's form of H (void when there is none).
+template <class H, class R, class A>
 int run(const std::string& op, const std::string& kind, std::size_t n) {
     std::vector<H> hand = make_values<H>(n);
-    std::vector<R> refl(n);
-    for (std::size_t i = 0; i < n; ++i) refl[i] = reflected_copy<R>(hand[i]);
-    std::vector<std::byte> packet(n * 16 + 16), packet2(n * 16 + 16);
-    if (!run_write_hand(hand, packet)) return 2;
+    std::vector<R> refl(hand.size());
+    for (std::size_t i = 0; i < hand.size(); ++i) refl[i] = reflected_copy<R>(hand[i]);
+    std::vector<std::byte> packet(n * max_bytes_per_struct + 16), packet2(n * max_bytes_per_struct + 16);
+    // The packet to read (not written when writing is measured: callgrind would count it).
+    if (op == "read" && !run_write_hand(hand, packet)) return 2;
     bool ok = true;
-    if (op == "write") ok = kind == "hand" ? run_write_hand(hand, packet2) : run_write_reflected(refl, packet2);
-    else ok = kind == "hand" ? run_read_hand(hand, packet) : run_read_reflected(refl, packet);
+    if (kind == "article") {
+        if constexpr (std::is_void_v<A>) {
+            return 1;
+        } else {
+            std::vector<A> article(hand.size());
+            for (std::size_t i = 0; i < hand.size(); ++i) article[i] = reflected_copy<A>(hand[i]);
+            ok = op == "write" ? run_write_article(article, packet2) : run_read_article(article, packet);
+        }
+    } else if (op == "write") {
+        ok = kind == "hand" ? run_write_hand(hand, packet2) : run_write_reflected(refl, packet2);
+    } else {
+        ok = kind == "hand" ? run_read_hand(hand, packet) : run_read_reflected(refl, packet);
+    }
     return ok ? 0 : 3;
 }
 
-template <class H, class R>
-bool identical(const char* name, std::size_t n) {
+// Writes the values of H converted to T with write_fn, reads them back with read_fn, and
+// compares with what the hand-written code wrote and read.
+template <class H, class T, class Write, class Read>
+bool same_as_hand(const char* name, const char* form, std::size_t n, Write write_fn, Read read_fn) {
     std::vector<H> hand = make_values<H>(n);
-    std::vector<R> refl(n);
-    for (std::size_t i = 0; i < n; ++i) refl[i] = reflected_copy<R>(hand[i]);
-    std::vector<std::byte> a(n * 16 + 16), b(n * 16 + 16);
-    if (!run_write_hand(hand, a) || !run_write_reflected(refl, b) || a != b) {
-        std::printf("%s: reflected bytes differ from hand-written ones\n", name);
+    std::vector<T> other(hand.size());
+    for (std::size_t i = 0; i < hand.size(); ++i) other[i] = reflected_copy<T>(hand[i]);
+    std::vector<std::byte> a(n * max_bytes_per_struct + 16), b(n * max_bytes_per_struct + 16);
+    if (!run_write_hand(hand, a) || !write_fn(other, b) || a != b) {
+        std::printf("%s: %s bytes differ from hand-written ones\n", name, form);
         return false;
     }
-    std::vector<H> hand_back(n);
-    std::vector<R> refl_back(n);
-    if (!run_read_hand(hand_back, a) || !run_read_reflected(refl_back, a)) return false;
-    for (std::size_t i = 0; i < n; ++i)
-        if (std::memcmp(&hand_back[i], &refl_back[i], sizeof(H)) != 0) {
-            std::printf("%s: reflected read differs at %zu\n", name, i);
+    std::vector<H> hand_back(hand.size());
+    std::vector<T> other_back(hand.size());
+    if (!run_read_hand(hand_back, a) || !read_fn(other_back, a)) return false;
+    for (std::size_t i = 0; i < hand.size(); ++i)
+        if (!same_values(hand_back[i], other_back[i])) {
+            std::printf("%s: %s read differs at %zu\n", name, form, i);
             return false;
         }
-    std::printf("%s: %zu structs, byte-identical writes and identical reads\n", name, n);
+    std::printf("%s: %zu structs, %s: byte-identical writes and identical reads\n", name, n, form);
     return true;
+}
+
+template <class H, class R, class A>
+bool identical(const char* name, std::size_t n) {
+    const bool reflected = same_as_hand<H, R>(
+        name, "reflected", n, [](auto& v, auto& out) { return run_write_reflected(v, out); },
+        [](auto& v, auto& in) { return run_read_reflected(v, in); });
+    if constexpr (std::is_void_v<A>) {
+        return reflected;
+    } else {
+        return reflected && same_as_hand<H, A>(
+                                name, "article form", n, [](auto& v, auto& out) { return run_write_article(v, out); },
+                                [](auto& v, auto& in) { return run_read_article(v, in); });
+    }
 }
 
 } // namespace netser_bench
@@ -134,11 +235,18 @@ bool identical(const char* name, std::size_t n) {
 int main(int argc, char** argv) {
     using namespace netser_bench;
     if (argc < 4) {
-        const bool ok = identical<S94, S94R>("S94", 10000) && identical<Player10, Player10R>("Player10", 10000);
+        const bool ok = identical<S94, S94R, S94Article>("S94", 10000) &&
+                        identical<Player10, Player10R, Player10Article>("Player10", 10000) &&
+                        identical<Cube, CubeR, CubeArticle>("Cube", 10000) &&
+                        identical<Cubes, CubesR, void>("Cubes (cubes)", 10048);
         return ok ? 0 : 1;
     }
     const std::size_t n = argc > 4 ? std::stoul(argv[4]) : 100000;
     const std::string op = argv[1], kind = argv[2], type = argv[3];
-    if (type == "s94") return run<S94, S94R>(op, kind, n);
-    return run<Player10, Player10R>(op, kind, n);
+    if (type == "s94") return run<S94, S94R, S94Article>(op, kind, n);
+    if (type == "player") return run<Player10, Player10R, Player10Article>(op, kind, n);
+    if (type == "cube") return run<Cube, CubeR, CubeArticle>(op, kind, n);
+    if (type == "cubes") return run<Cubes, CubesR, void>(op, kind, n);
+    std::printf("unknown type %s\n", type.c_str());
+    return 1;
 }

@@ -7,7 +7,9 @@
 
 #include <netser/netser.hpp>
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace netser_bench {
 
@@ -73,5 +75,95 @@ NETSER_STRUCT(Player10R,
     crouching,
     (weapon, netser::range(0, 7)),
     (ammo, netser::bits(10)))
+
+// A cube of the snapshot demo, with every orientation component quantized on its own
+// (not smallest_three): a flag, a position, a velocity sent only while interacting and
+// an orientation. Hand-written with constexpr quantizations (the fastest hand-written
+// form)...
+struct Vec3 {
+    float x = 0.f, y = 0.f, z = 0.f;
+};
+struct Quat {
+    float x = 0.f, y = 0.f, z = 0.f, w = 1.f;
+};
+struct Cube {
+    static constexpr netser::quantization position_xy = netser::quantization::make(-64.f, 64.f, 0.002f); // 16 bits
+    static constexpr netser::quantization position_z = netser::quantization::make(0.f, 32.f, 0.002f);    // 14 bits
+    static constexpr netser::quantization velocity = netser::quantization::make(-16.f, 16.f, 0.01f);     // 12 bits
+    static constexpr netser::quantization component = netser::quantization::make(-1.f, 1.f, 0.004f);     // 9 bits
+    bool interacting = false;
+    Vec3 position;
+    Vec3 linear_velocity; // zero when not interacting
+    Quat orientation;
+};
+static_assert(Cube::position_xy.bits == 16 && Cube::position_z.bits == 14 && Cube::velocity.bits == 12 &&
+              Cube::component.bits == 9);
+
+template <netser::stream S>
+bool serialize(S& s, Cube& c) noexcept {
+    using netser::serialize_quantized;
+    if (!netser::serialize_bool(s, c.interacting) || !serialize_quantized(s, c.position.x, Cube::position_xy) ||
+        !serialize_quantized(s, c.position.y, Cube::position_xy) ||
+        !serialize_quantized(s, c.position.z, Cube::position_z))
+        return false;
+    if (c.interacting &&
+        (!serialize_quantized(s, c.linear_velocity.x, Cube::velocity) ||
+         !serialize_quantized(s, c.linear_velocity.y, Cube::velocity) ||
+         !serialize_quantized(s, c.linear_velocity.z, Cube::velocity)))
+        return false;
+    return serialize_quantized(s, c.orientation.x, Cube::component) &&
+           serialize_quantized(s, c.orientation.y, Cube::component) &&
+           serialize_quantized(s, c.orientation.z, Cube::component) &&
+           serialize_quantized(s, c.orientation.w, Cube::component);
+}
+
+// ... and reflected: nested structs, attributes per component, only_if.
+struct PositionR {
+    float x = 0.f, y = 0.f, z = 0.f;
+};
+NETSER_STRUCT(PositionR, (x, netser::quantize(-64.f, 64.f, 0.002f)), (y, netser::quantize(-64.f, 64.f, 0.002f)),
+              (z, netser::quantize(0.f, 32.f, 0.002f)))
+struct Vec3R {
+    float x = 0.f, y = 0.f, z = 0.f;
+};
+NETSER_STRUCT(Vec3R, x, y, z)
+struct QuatR {
+    float x = 0.f, y = 0.f, z = 0.f, w = 1.f;
+};
+NETSER_STRUCT(QuatR, x, y, z, w)
+struct CubeR {
+    bool interacting = false;
+    PositionR position;
+    Vec3R linear_velocity;
+    QuatR orientation;
+};
+NETSER_STRUCT(CubeR,
+    interacting,
+    position,
+    (linear_velocity, netser::quantize(-16.f, 16.f, 0.01f), netser::only_if(&CubeR::interacting)),
+    (orientation, netser::quantize(-1.f, 1.f, 0.004f)))
+static_assert(netser::max_bits<CubeR>() == 1 + 16 + 16 + 14 + 3 * 12 + 4 * 9);
+
+// A vector of structs: 64 cubes in one message, hand-written and reflected.
+inline constexpr std::size_t cubes_per_snapshot = 64;
+struct Cubes {
+    std::vector<Cube> cubes;
+};
+template <netser::stream S>
+bool serialize(S& s, Cubes& c) noexcept {
+    std::uint32_t count = static_cast<std::uint32_t>(c.cubes.size());
+    if (!netser::serialize_int(s, count, 0u, 64u)) return false;
+    if constexpr (S::is_reading) { // every cube starts from its default, as a reflected read does
+        c.cubes.clear();
+        c.cubes.resize(count);
+    }
+    for (Cube& cube : c.cubes)
+        if (!serialize(s, cube)) return false;
+    return true;
+}
+struct CubesR {
+    std::vector<CubeR> cubes;
+};
+NETSER_STRUCT(CubesR, (cubes, netser::max_size(64)))
 
 } // namespace netser_bench

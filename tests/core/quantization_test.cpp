@@ -1,4 +1,4 @@
-// Quantized floats: the DESIGN.md formula in float32 without FMA, clamping, the
+// Quantized floats: the formula of docs/wire_format.md (3.1) in float32 without FMA, clamping, the
 // hostile cases, and bit-exact decodes. The oracle is a second implementation of
 // the formula in this file that rounds each double-precision step to float32
 // (which is exactly float32 arithmetic for + - * /); fixed vectors come from
@@ -47,7 +47,7 @@ static_assert(!quantization::make(0.f, 8589934592.f, 1.f).valid);   // 2^33 step
 
 namespace {
 
-// The formula of DESIGN.md, each step a double operation rounded to float32. The
+// The formula of docs/wire_format.md (3.1), each step a double operation rounded to float32. The
 // volatile store makes the rounding happen whatever the compiler (no FMA contraction
 // across it, no x87 excess precision, no narrowing of the double operations).
 float f32(double x) {

@@ -1,4 +1,4 @@
-// serialize_relative_index: the article's ladder of DESIGN.md. Golden vectors from
+// serialize_relative_index: the article's ladder of docs/wire_format.md (3.2). Golden vectors from
 // tools/golden.py; an oracle in this file encodes the ladder bit by bit; random
 // sparse index sets round trip; hostile ladders fail cleanly.
 
@@ -22,7 +22,7 @@ int oracle_bits(std::uint64_t span) {
     return n;
 }
 
-// The ladder written from DESIGN.md, one flag at a time.
+// The ladder written from docs/wire_format.md (3.2), one flag at a time.
 void oracle_put(reference_writer& ref, int previous, int current, int max) {
     const std::int64_t d = std::int64_t{current} - previous;
     if (d == 1) return ref.put(1, 1);

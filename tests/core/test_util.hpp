@@ -100,7 +100,7 @@ constexpr std::uint64_t low_mask(int n) noexcept {
     return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
 }
 
-/// The oracle: the wire format of DESIGN.md one bit at a time, no registers, no words.
+/// The oracle: the wire format of docs/wire_format.md one bit at a time, no registers, no words.
 class reference_writer {
 public:
     void put(std::uint64_t value, int n) {

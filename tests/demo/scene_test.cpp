@@ -6,11 +6,15 @@
 
 #include "change_counter.hpp"
 #include "cube_world.hpp"
+#include "recording.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <vector>
 
 using namespace snapshot;
@@ -175,4 +179,42 @@ TEST_CASE("the scene keeps a delta encoder busy, without a storm", "[demo][scene
         CHECK(counter.mean() >= 80.0);
         CHECK(counter.mean() <= 200.0); // Fiedler's recording: roughly 100 to 150
     }
+}
+
+TEST_CASE("--record writes the challenge's eight integers per cube", "[recording]") {
+    DeltaCube cube;
+    cube.interacting = true;
+    cube.position = {-64.f, 1.f, 0.5f}; // codes 0, 64 * 512 + 512, 256
+    cube.orientation = {0.f, 0.f, 0.f, 1.f}; // w largest (index 3), the others at zero
+    const auto codes = recorded_codes(cube);
+    CHECK(codes[0] == 3);
+    CHECK(codes[1] == codes[2]); // x, y and z of an identity rotation: one code, zero's
+    CHECK(codes[2] == codes[3]);
+    CHECK(codes[1] >= 255);
+    CHECK(codes[1] <= 256);
+    CHECK(codes[4] == -32768);
+    CHECK(codes[5] == 512);
+    CHECK(codes[6] == 256);
+    CHECK(codes[7] == 1);
+
+    // A frame is 901 records of 8 little-endian int32.
+    const std::string path = "scene_test_recording.bin";
+    {
+        DeltaSnapshot frame;
+        frame.cubes[900] = cube;
+        recording_writer w(path);
+        w.write(frame);
+        REQUIRE(w.ok());
+        CHECK(w.frames() == 1);
+    }
+    std::ifstream in(path, std::ios::binary);
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(bytes.size() == cube_count * 8 * 4);
+    const auto at = [&](std::size_t i) {
+        const auto* p = reinterpret_cast<const unsigned char*>(bytes.data()) + i * 4;
+        return static_cast<std::int32_t>(std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
+                                         std::uint32_t{p[3]} << 24);
+    };
+    for (std::size_t k = 0; k < 8; ++k) CHECK(at(900 * 8 + k) == codes[k]);
+    CHECK(at(4) == 0); // cube 0 at x = 0 m: the middle code, recorded as 0
 }

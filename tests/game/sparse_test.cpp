@@ -1,5 +1,5 @@
 // netser::sparse (attributes.hpp, serialize_sparse in codec.hpp, bounds.hpp) over the
-// relative index ladder of DESIGN.md. Golden vectors are derived by hand from the ladder;
+// relative index ladder of docs/wire_format.md (3.2). Golden vectors are derived by hand from the ladder;
 // random tests compare against a model written from the same text (model_packet).
 
 #include "game/game_types.hpp"
@@ -68,7 +68,7 @@ struct Roster {
 };
 NETSER_STRUCT(Roster, (units, netser::sparse))
 
-// --- the model: DESIGN.md's ladder, one rung at a time ------------------------------------
+// --- the model: docs/wire_format.md's ladder, one rung at a time --------------------------
 
 int span_bits(long lo, long hi) { return hi == lo ? 0 : static_cast<int>(std::bit_width(static_cast<unsigned long>(hi - lo))); }
 

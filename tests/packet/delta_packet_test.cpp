@@ -32,6 +32,7 @@ NETSER_STRUCT(Ping, (sequence, netser::range(0, 1000)), reply)
 struct Cube {
     std::uint16_t x = 0, y = 0;
     bool moving = false;
+    bool operator==(const Cube&) const = default;
 };
 NETSER_STRUCT(Cube, (x, netser::range(0, 4095)), (y, netser::range(0, 4095)), moving)
 

@@ -128,7 +128,7 @@ Unaligned random_max_sized(std::mt19937& rng) {
 
 using namespace bounds_test;
 
-// DESIGN.md's Player: health 1 + 7, x 16, y 16, moving 1, vx 14, weapon 2,
+// docs/attributes.md's Player: health 1 + 7, x 16, y 16, moving 1, vx 14, weapon 2,
 // name 5 + 7 + 128, inventory 4 + 8 * 10, target 1 + 6.
 static_assert(netser::max_bits<Player>() == 8 + 16 + 16 + 1 + 14 + 2 + 140 + 84 + 7);
 static_assert(netser::max_bytes<Player>() == 36);

@@ -209,7 +209,7 @@ TEST_CASE("a later serialize on a failed stream keeps the first failure's path",
 
 TEST_CASE("a Player packet cut at any byte fails with overflow inside what was cut", "[errors][hostile]") {
     Player p{100, 0.f, 1000.f, true, 25.f, Weapon::rifle, "bob", {1, 2, 3}, 5};
-    // The packet of DESIGN.md's Player, derived field by field (see docs/attributes.md):
+    // The packet of docs/attributes.md's Player, derived field by field:
     // health common (1), x 20000 (16), y 30000 (16), moving (1), vx 7500 (14), weapon 2 (2),
     // name length 3 (5), align, "bob", count 3 (4), 1, 2, 3 (10 each), target present, 5 (6).
     const written w = write(p);

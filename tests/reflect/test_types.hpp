@@ -1,9 +1,9 @@
 #pragma once
 
-// Shared by the reflection tests: the structs of DESIGN.md (Player, Squad), a
+// Shared by the reflection tests: the structs of docs/attributes.md (Player, Squad), a
 // counting allocator that proves a hostile count allocated nothing, and one-line
 // runners for netser::serialize on the three streams. Golden vectors in the tests
-// are derived by hand from the wire format (DESIGN.md); hostile packets are forged
+// are derived by hand from the wire format (docs/wire_format.md); hostile packets are forged
 // field by field with the naive reference_writer of the core tests.
 
 #include "core/test_util.hpp"
@@ -30,7 +30,7 @@ using netser_test::hex;
 using netser_test::reference_writer;
 using netser_test::unhex;
 
-// --- DESIGN.md's example --------------------------------------------------------
+// --- docs/attributes.md's example ----------------------------------------------
 
 BOOST_DEFINE_ENUM_CLASS(Weapon, none, pistol, rifle, rocket)
 
@@ -85,7 +85,7 @@ inline Player random_player(std::mt19937& rng) {
     return p;
 }
 
-// The error path example of DESIGN.md: "Squad.units[2].hull".
+// The error path example of docs/attributes.md: "Squad.units[2].hull".
 struct Unit {
     std::uint8_t hull = 100;
     bool alive = true;

@@ -64,6 +64,16 @@ DIFF_POS(netser::range(-100, 100), std::uint16_t, netser::quantize(0.f, 360.f, 0
 namespace attribute_added {
 DIFF_POS(netser::range(-100, 100), std::uint8_t, netser::quantize(0.f, 360.f, 0.5f), 8, 16, netser::common(100))
 }
+// The delta attributes: the plain encoding stays, the deltas change.
+namespace delta_ladder_added {
+DIFF_POS(netser::range(-100, 100), std::uint8_t, netser::quantize(0.f, 360.f, 0.5f), 8, 16, netser::delta_ladder(2, 8))
+}
+namespace delta_ladder_wide {
+DIFF_POS(netser::range(-100, 100), std::uint8_t, netser::quantize(0.f, 360.f, 0.5f), 8, 16, netser::delta_ladder(4, 64))
+}
+namespace delta_whole_added {
+DIFF_POS(netser::range(-100, 100), std::uint8_t, netser::quantize(0.f, 360.f, 0.5f), 8, 16, netser::delta_whole)
+}
 
 namespace enum_changed {
 BOOST_DEFINE_ENUM_CLASS(Weapon, none, pistol, rifle, rocket)
@@ -135,6 +145,26 @@ struct Cube {
 NETSER_STRUCT(Cube, id, position, extra)
 } // namespace nested_b
 
+// smallest_three's own delta ladder (its schema hash covers it).
+namespace spin_a {
+struct Quat {
+    float x = 0, y = 0, z = 0, w = 1;
+};
+struct Spin {
+    Quat q;
+};
+NETSER_STRUCT(Spin, (q, netser::smallest_three{9}))
+} // namespace spin_a
+namespace spin_b {
+struct Quat {
+    float x = 0, y = 0, z = 0, w = 1;
+};
+struct Spin {
+    Quat q;
+};
+NETSER_STRUCT(Spin, (q, netser::smallest_three{9, netser::difference_ladder{{2, 4, 8, 32}, 4}}))
+} // namespace spin_b
+
 inline void write_schema(const std::filesystem::path& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
 }
@@ -154,8 +184,14 @@ inline void export_pairs(const std::filesystem::path& dir) {
     pair("max_length_changed", netser::schema_json<max_length_changed::Pos>());
     pair("type_changed", netser::schema_json<type_changed::Pos>());
     pair("attribute_added", netser::schema_json<attribute_added::Pos>());
+    pair("delta_ladder_added", netser::schema_json<delta_ladder_added::Pos>());
+    pair("delta_whole_added", netser::schema_json<delta_whole_added::Pos>());
+    write_schema(dir / "delta_ladder_changed.a.json", netser::schema_json<delta_ladder_added::Pos>());
+    write_schema(dir / "delta_ladder_changed.b.json", netser::schema_json<delta_ladder_wide::Pos>());
     pair("enum_changed", netser::schema_json<enum_changed::Pos>());
     pair("members_changed", netser::schema_json<members_changed::Pos>());
+    write_schema(dir / "smallest_three_ladder.a.json", netser::schema_json<spin_a::Spin>());
+    write_schema(dir / "smallest_three_ladder.b.json", netser::schema_json<spin_b::Spin>());
     write_schema(dir / "nested.a.json", netser::schema_json<nested_a::Cube>());
     write_schema(dir / "nested.b.json", netser::schema_json<nested_b::Cube>());
 }

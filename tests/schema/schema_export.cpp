@@ -3,9 +3,13 @@
 // packets and bare payloads of known values, with the values netser's own reader gives
 // back, and hostile packets (every bit flipped and re-CRCed, every truncation, a byte
 // appended) with the error netser's reader reports, or the values it reads when it
-// accepts one. It also writes the pairs of schemas that tests/schema/test_diff.py
-// compares, and a pcap file of real and hostile packets for the Wireshark test.
+// accepts one. For deltas (serialize_delta, delta packets) it writes pairs of values with
+// the baseline as the reader holds it, the bytes, and what netser's reader makes of them
+// (hostile ones included). It also writes the pairs of schemas that
+// tests/schema/test_diff.py compares, and a pcap file of real and hostile packets, plain
+// and delta, for the Wireshark test.
 
+#include "delta/delta_types.hpp"
 #include "packet/packet_types.hpp"
 #include "reflect/test_types.hpp"
 #include "schema/diff_types.hpp"
@@ -46,6 +50,17 @@ void quoted(std::string& out, std::string_view s) {
     out += w.text;
 }
 
+// Valid UTF-8, NUL bytes allowed (docs/schema.md section 8: a raw_bytes string that is
+// valid UTF-8 prints as text): netser::is_valid_string on each piece between NULs.
+bool valid_utf8(std::string_view s) {
+    for (std::size_t start = 0;;) {
+        const std::size_t nul = s.find('\0', start);
+        if (!netser::is_valid_string(s.substr(start, nul == std::string_view::npos ? nul : nul - start))) return false;
+        if (nul == std::string_view::npos) return true;
+        start = nul + 1;
+    }
+}
+
 template <class F>
 void print_float(std::string& out, F v) {
     using Bits = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
@@ -77,7 +92,7 @@ template <class T>
 std::string alternative_name() {
     if constexpr (std::is_same_v<T, schema_types::other::Cargo>) return "Cargo#2";
     else if constexpr (netser::detail::described<T>) return std::string(netser::detail::description_of<T>.name);
-    else if constexpr (std::is_same_v<T, std::uint16_t>) return "uint16";
+    else if constexpr (std::is_arithmetic_v<T>) return std::string(netser::detail::schema_scalar_name<T>());
     else return "?";
 }
 
@@ -165,7 +180,7 @@ void print_value(std::string& out, const T& v) {
         }
         out += ']';
     } else if constexpr (netser::detail::is_string<T>) {
-        if (netser::detail::valid_utf8(v)) {
+        if (valid_utf8(v)) {
             quoted(out, v);
         } else {
             out += "{\"bytes\": \"";
@@ -426,8 +441,10 @@ struct captured_packet {
     std::uint16_t port;
     std::vector<std::byte> bytes;
     std::string expect; // the decoder's output for it
+    bool delta = false;
 };
 std::vector<captured_packet> capture;
+std::vector<std::byte> buffer_for_capture(8192);
 
 /// The schema of T and its cases: each value as a packet (and its hostile variants), with
 /// the default protocol id unless one is given, or as a bare payload.
@@ -467,6 +484,190 @@ void export_type(const fs::path& dir, std::string_view name, std::vector<T> valu
     }
     write_file(dir / (std::string(name) + ".cases.json"),
                "{\"schema\": \"" + std::string(name) + ".schema.json\", \"cases\": [\n" + cases.text + "\n]}\n");
+}
+
+// ---- delta cases ---------------------------------------------------------------------------
+
+/// What a reader holds after reading v: the baseline of a delta.
+template <class T>
+void received_into(const T& v, T& out) {
+    const netser::error e = netser::as_received(v, out, const_cast<netser::link_context*>(links));
+    if (e) {
+        std::cerr << "as_received failed: " << netser::to_string(e.code) << " in " << e.path() << "\n";
+        std::exit(1);
+    }
+}
+
+std::string header_json(const netser::delta_header& h) {
+    return "{\"sequence\": " + std::to_string(h.sequence) + ", \"baseline\": " + std::to_string(h.baseline) + "}";
+}
+
+// The decoder's output with "header" added after "ok" (a JSON object's text).
+std::string with_header(const std::string& out, const netser::delta_header& h) {
+    const std::size_t comma = out.find(',');
+    return out.substr(0, comma) + ", \"header\": " + header_json(h) + out.substr(comma);
+}
+
+/// What netser's serialize_delta reads from a bare delta body against base.
+template <class T>
+std::string read_delta_json(std::span<const std::byte> body, const T& base, std::optional<std::size_t> bits) {
+    T got{};
+    netser::read_stream r(body);
+    r.set_context(const_cast<netser::link_context*>(links));
+    if (!netser::serialize_delta(r, got, base)) return error_json(r.error(), netser::detail::root_name<T>());
+    std::string out = "{\"ok\": true, \"value\": " + value_json(got);
+    if (bits) out += ", \"bits\": " + std::to_string(*bits);
+    return out + "}";
+}
+
+/// What netser's delta_packet_reader makes of a delta packet, base being the baseline its
+/// header names (the header is part of the answer when it was read).
+template <class T>
+std::string read_delta_packet_json(std::span<const std::byte> packet, const T& base,
+                                   std::optional<std::uint32_t> protocol_id, std::optional<std::size_t> bits) {
+    netser::packet_options options;
+    options.protocol_id = protocol_id;
+    options.context = const_cast<netser::link_context*>(links);
+    netser::delta_packet_reader<T> reader(packet, options);
+    if (reader.error()) return error_json(reader.error(), netser::detail::root_name<T>());
+    T got{};
+    const netser::error e = reader.read(got, &base);
+    if (e) return with_header(error_json(e, netser::detail::root_name<T>()), reader.header());
+    std::string out = "{\"ok\": true, \"value\": " + value_json(got);
+    if (bits) out += ", \"bits\": " + std::to_string(*bits);
+    return with_header(out + "}", reader.header());
+}
+
+template <class T>
+std::vector<std::byte> delta_body(const T& obj, const T& base, std::size_t& bits) {
+    std::vector<std::byte> buffer(1 << 16);
+    netser::write_stream w(buffer);
+    w.set_context(const_cast<netser::link_context*>(links));
+    if (!netser::serialize_delta(w, obj, base)) {
+        std::cerr << "serialize_delta failed: " << netser::to_string(w.error().code) << " in " << w.error().path() << "\n";
+        std::exit(1);
+    }
+    bits = w.bits_processed();
+    return packet_bytes(w.finish());
+}
+
+template <class T>
+std::vector<std::byte> delta_packet_of(const T& obj, const T& base, netser::delta_header h,
+                                       std::optional<std::uint32_t> protocol_id) {
+    netser::packet_options options;
+    options.protocol_id = protocol_id;
+    options.context = const_cast<netser::link_context*>(links);
+    std::vector<std::byte> out;
+    const auto w = netser::write_delta_packet(out, h, obj, base, options);
+    if (w.error) {
+        std::cerr << "write_delta_packet failed: " << netser::to_string(w.error.code) << " in " << w.error.path() << "\n";
+        std::exit(1);
+    }
+    return out;
+}
+
+/// A delta case: the bytes, the baseline's value as the decoder would print it, and
+/// what netser reads.
+struct delta_case_writer {
+    std::string text;
+    std::size_t count = 0;
+    void add(std::string_view name, std::string_view mode, std::optional<std::uint32_t> protocol_id,
+             std::span<const std::byte> bytes, const std::string& baseline, const std::string& expect) {
+        text += count++ ? ",\n" : "";
+        text += "  {\"name\": ";
+        quoted(text, name);
+        text += ", \"mode\": ";
+        quoted(text, mode);
+        text += ", \"protocol_id\": ";
+        if (protocol_id) print_integer(text, *protocol_id);
+        else text += "null";
+        text += ", \"hex\": \"" + hex_of(bytes) + "\",\n   \"baseline\": " + baseline + ",\n   \"expect\": " + expect + '}';
+    }
+};
+
+/// <name>.delta.json: each pair (value, baseline) as a bare delta body and as a delta
+/// packet; for the first pairs (unless `hostile` is false), every bit of the body flipped
+/// and every cut, and packets damaged (flips and cuts under a recomputed CRC, a byte
+/// appended, a bad CRC, a plain packet).
+template <class T>
+void export_delta(const fs::path& dir, std::string_view name, const std::vector<std::pair<const T*, const T*>>& pairs,
+                  bool packets = true, bool hostile = true, std::optional<std::uint32_t> protocol_id = std::nullopt) {
+    write_file(dir / (std::string(name) + ".schema.json"), netser::schema_json<T>());
+    delta_case_writer cases;
+    const std::uint32_t id = (protocol_id ? *protocol_id : netser::schema_hash<T>()) ^ netser::delta_packet_salt;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const T& obj = *pairs[i].first;
+        T base;
+        received_into(*pairs[i].second, base);
+        const std::string base_json = value_json(base);
+        const std::string case_name = std::string(name) + " delta #" + std::to_string(i);
+        std::size_t bits = 0;
+        const auto body = delta_body(obj, base, bits);
+        cases.add(case_name, "delta_payload", std::nullopt, body, base_json, read_delta_json(body, base, bits));
+        if (hostile && i < 2) {
+            const std::size_t step = body.size() <= 24 ? 1 : 7;
+            for (std::size_t bit = 0; bit < 8 * body.size(); bit += step) {
+                auto flipped = body;
+                flipped[bit / 8] ^= static_cast<std::byte>(1u << (bit % 8));
+                cases.add(case_name + " flip " + std::to_string(bit), "delta_payload", std::nullopt, flipped, base_json,
+                          read_delta_json(flipped, base, std::nullopt));
+            }
+            for (std::size_t n = 0; n < body.size(); ++n) {
+                const std::span<const std::byte> cut(body.data(), n);
+                cases.add(case_name + " cut " + std::to_string(n), "delta_payload", std::nullopt, cut, base_json,
+                          read_delta_json(cut, base, std::nullopt));
+            }
+        }
+        if (!packets) continue;
+        const netser::delta_header h{static_cast<std::uint16_t>(i + 1), static_cast<std::uint16_t>(i)};
+        const auto packet = delta_packet_of(obj, base, h, protocol_id);
+        cases.add(case_name + " packet", "delta_packet", protocol_id, packet, base_json,
+                  read_delta_packet_json(packet, base, protocol_id, 32 + bits));
+        if (hostile && i < 2) {
+            const std::size_t step = packet.size() <= 40 ? 1 : 5;
+            for (std::size_t bit = 32; bit < 8 * packet.size(); bit += step) {
+                auto flipped = packet;
+                flipped[bit / 8] ^= static_cast<std::byte>(1u << (bit % 8));
+                packet_test::recrc(flipped, id);
+                cases.add(case_name + " packet flip " + std::to_string(bit), "delta_packet", protocol_id, flipped,
+                          base_json, read_delta_packet_json(flipped, base, protocol_id, std::nullopt));
+            }
+            for (std::size_t n = 0; n < packet.size(); n += packet.size() <= 40 ? 1u : 3u) {
+                std::vector<std::byte> cut(packet.begin(), packet.begin() + static_cast<std::ptrdiff_t>(n));
+                if (n >= 4) packet_test::recrc(cut, id);
+                cases.add(case_name + " packet cut " + std::to_string(n), "delta_packet", protocol_id, cut, base_json,
+                          read_delta_packet_json(cut, base, protocol_id, std::nullopt));
+            }
+            auto longer = packet;
+            longer.push_back(std::byte{0});
+            packet_test::recrc(longer, id);
+            cases.add(case_name + " packet appended", "delta_packet", protocol_id, longer, base_json,
+                      read_delta_packet_json(longer, base, protocol_id, std::nullopt));
+            auto damaged = packet;
+            damaged[0] ^= std::byte{1};
+            cases.add(case_name + " packet bad crc", "delta_packet", protocol_id, damaged, base_json,
+                      read_delta_packet_json(damaged, base, protocol_id, std::nullopt));
+            // A plain packet of the same value is not a delta packet (its CRC is another id's).
+            std::vector<std::byte> plain;
+            netser::packet_options options;
+            options.protocol_id = protocol_id;
+            options.context = const_cast<netser::link_context*>(links);
+            if (!netser::write_packet(plain, obj, options).error)
+                cases.add(case_name + " plain packet", "delta_packet", protocol_id, plain, base_json,
+                          read_delta_packet_json(plain, base, protocol_id, std::nullopt));
+        }
+    }
+    write_file(dir / (std::string(name) + ".delta.json"),
+               "{\"schema\": \"" + std::string(name) + ".schema.json\", \"cases\": [\n" + cases.text + "\n]}\n");
+}
+
+/// Every ordered pair of values (each against each, itself included).
+template <class T>
+std::vector<std::pair<const T*, const T*>> all_pairs(const std::vector<T>& values) {
+    std::vector<std::pair<const T*, const T*>> out;
+    for (const T& a : values)
+        for (const T& b : values) out.emplace_back(&a, &b);
+    return out;
 }
 
 // ---- the values ----------------------------------------------------------------------------
@@ -689,6 +890,61 @@ void hostile_capture(std::uint16_t port, const T& value) {
     add(longer); // trailing bytes
 }
 
+/// Delta packets for the capture: states[k] is the value of sequence number k; each link
+/// (sequence, baseline) is a delta packet of states[sequence] against the baseline as
+/// the reader holds it (a baseline of -1: one the reader never had). With `seed`,
+/// <name>.baseline0.json holds sequence 0's value for the dissector (--delta-baseline);
+/// then damaged copies of the last link: a bad CRC, and under a recomputed CRC a cut, a
+/// flipped byte of the delta, a byte appended; and a packet shorter than a CRC.
+template <class T>
+void delta_capture(const fs::path& dir, std::string_view name, std::uint16_t port, const std::vector<const T*>& states,
+                   const std::vector<std::pair<int, int>>& links_, bool seed) {
+    auto received = [](const T& v) {
+        auto out = std::make_unique<T>();
+        received_into(v, *out);
+        return out;
+    };
+    if (seed) write_file(dir / (std::string(name) + ".baseline0.json"), value_json(*received(*states[0])) + "\n");
+    std::vector<std::byte> last;
+    std::unique_ptr<T> last_base;
+    for (const auto& [sequence, baseline] : links_) {
+        const netser::delta_header h{static_cast<std::uint16_t>(sequence), static_cast<std::uint16_t>(baseline < 0 ? 8 : baseline)};
+        const auto base = received(*states[baseline < 0 ? 0 : static_cast<std::size_t>(baseline)]);
+        const auto packet = delta_packet_of(*states[static_cast<std::size_t>(sequence)], *base, h, std::nullopt);
+        std::string expect;
+        if (baseline < 0) {
+            netser::delta_packet_reader<T> reader(packet);
+            T out{};
+            expect = with_header(error_json(reader.read(out, nullptr), netser::detail::root_name<T>()), reader.header());
+        } else {
+            expect = read_delta_packet_json(packet, *base, std::nullopt, std::nullopt);
+            last = packet;
+            last_base = received(*states[static_cast<std::size_t>(baseline)]);
+        }
+        capture.push_back({port, packet, expect, true});
+    }
+    const std::uint32_t id = netser::schema_hash<T>() ^ netser::delta_packet_salt;
+    auto add = [&](std::vector<std::byte> bytes) {
+        capture.push_back({port, bytes, read_delta_packet_json(bytes, *last_base, std::nullopt, std::nullopt), true});
+    };
+    auto damaged = last;
+    damaged[last.size() - 6] ^= std::byte{0x10};
+    add(damaged); // bad_crc
+    auto cut = last;
+    cut.resize(cut.size() - 3);
+    packet_test::recrc(cut, id);
+    add(cut);
+    auto flipped = last;
+    flipped[8] ^= std::byte{0xff};
+    packet_test::recrc(flipped, id);
+    add(flipped);
+    auto longer = last;
+    longer.push_back(std::byte{0x55});
+    packet_test::recrc(longer, id);
+    add(longer);
+    add({last.begin(), last.begin() + 2});
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -729,13 +985,204 @@ int main(int argc, char** argv) {
         export_type(dir, "Links", std::vector<schema_types::Links>{l1, l2}, false);
     }
 
+    // Deltas: the golden vectors of tests/delta/delta_golden_test.cpp, then pairs of the
+    // values above (each against each) and values nudged by a step or two.
+    {
+        using namespace delta_test;
+        const Small small_base{false, 3, 0.f, Weapon::pistol};
+        const std::vector<Small> small{small_base, {true, 3, 1.f, Weapon::rocket}, {true, 15, -10.f, Weapon::none},
+                                       {false, 2, 9.5f, Weapon::pistol}};
+        export_delta(dir, "Small", all_pairs(small));
+        const std::vector<Outer> outer{{small_base, small_base}, {small_base, {false, 4, 0.f, Weapon::pistol}},
+                                       {{true, 9, -2.5f, Weapon::rifle}, {false, 3, 3.f, Weapon::pistol}}};
+        export_delta(dir, "Outer", all_pairs(outer));
+        const Codes8 c8{{10, 20, 30, 40, 50, 60, 70, 80}};
+        Codes8 c8b = c8;
+        c8b.v[1] = 21;
+        c8b.v[6] = 300;
+        export_delta(dir, "Codes8", all_pairs(std::vector<Codes8>{c8, c8b, Codes8{{1000, 0, 1000, 0, 999, 1, 2, 3}}}));
+        Codes40 c40;
+        c40.v.fill(100);
+        Codes40 c40b = c40;
+        c40b.v[3] = 99;
+        c40b.v[30] = 1000;
+        Codes40 c40c = c40b;
+        for (std::size_t i = 0; i < 40; i += 3) c40c.v[i] = static_cast<std::uint16_t>(i * 25);
+        export_delta(dir, "Codes40", all_pairs(std::vector<Codes40>{c40, c40b, c40c}));
+        export_delta(dir, "Bytes", all_pairs(std::vector<Bytes>{{{1, 2, 3, 4}}, {{1, 2, 3}}, {{1, 2, 9}}, {{}},
+                                                               {{100, 0, 100, 0, 100, 0, 100, 0}}}));
+        export_delta(dir, "Target", all_pairs(std::vector<Target>{{5}, {}, {6}, {63}}));
+        export_delta(dir, "Either", all_pairs(std::vector<Either>{{std::uint8_t{7}}, {std::uint8_t{8}},
+                                                                 {std::uint16_t{300}}, {std::uint16_t{65535}}}));
+        export_delta(dir, "Name", all_pairs(std::vector<Name>{{"alice"}, {"bob"}, {""}}));
+        export_delta(dir, "DMover", all_pairs(std::vector<Mover>{{true, 1.f}, {false, 0.f}, {false, 5.f}, {true, -9.99f}}));
+        export_delta(dir, "DTuned", all_pairs(std::vector<Tuned>{{500, 500, 7}, {503, 600, 9}, {0, 1000, 0}}));
+    }
+    {
+        auto ps = players();
+        for (std::size_t i = 0, n = ps.size(); i < n; ++i) {
+            auto q = ps[i];
+            q.x += 0.35f;
+            q.y -= 20.f;
+            if (!q.inventory.empty()) q.inventory[0] = static_cast<std::uint16_t>((q.inventory[0] + 3) % 1024);
+            q.target = q.target ? std::optional<int>((*q.target + 1) % 64) : std::optional<int>(9);
+            if (i % 2) q.moving = !q.moving, q.vx = 1.5f;
+            ps.push_back(q);
+        }
+        std::vector<std::pair<const reflect_test::Player*, const reflect_test::Player*>> pairs;
+        for (std::size_t i = 0; i < 7; ++i) {
+            pairs.emplace_back(&ps[i + 7], &ps[i]);
+            pairs.emplace_back(&ps[i], &ps[i + 7]);
+            pairs.emplace_back(&ps[i], &ps[(i + 1) % 7]);
+            pairs.emplace_back(&ps[i], &ps[i]);
+        }
+        export_delta(dir, "Player", pairs);
+    }
+    {
+        auto snaps = snapshots();
+        auto nudged = snaps;
+        for (auto& s : nudged) {
+            ++s.tick;
+            if (!s.units.empty()) s.units[0].position.x += 0.25f, s.units.back().id = 7;
+        }
+        std::vector<std::pair<const packet_test::Snapshot*, const packet_test::Snapshot*>> pairs;
+        for (std::size_t i = 0; i < snaps.size(); ++i) {
+            pairs.emplace_back(&nudged[i], &snaps[i]);
+            pairs.emplace_back(&snaps[i], &snaps[(i + 1) % snaps.size()]);
+        }
+        export_delta(dir, "Snapshot", pairs);
+    }
+    {
+        const auto k = kitchens();
+        export_delta(dir, "Kitchen", std::vector<std::pair<const schema_types::Kitchen*, const schema_types::Kitchen*>>{
+                                         {&k[1], &k[0]}, {&k[0], &k[1]}, {&k[2], &k[1]}, {&k[1], &k[2]}, {&k[2], &k[2]}});
+        export_delta(dir, "Slots", all_pairs(slots()));
+        auto m = movers();
+        auto m2 = m[0];
+        m2.vx += 0.5f;
+        m2.pos.y = 3.f;
+        m.push_back(m2);
+        export_delta(dir, "Mover", all_pairs(m));
+        const std::vector<schema_types::Tree> trees{tree(0, 1), tree(3, 5), tree(3, 6), tree(4, 2)};
+        export_delta(dir, "Tree", all_pairs(trees));
+        export_delta(dir, "Hold", all_pairs(holds()));
+        auto rs = rotations();
+        for (std::size_t i = 1, n = rs.size(); i < n; ++i) {
+            auto r = rs[i];
+            r.a.x += 0.004f * static_cast<float>(i), r.a.z -= 0.01f, r.c[2] += 0.001f;
+            rs.push_back(r);
+        }
+        export_delta(dir, "Rotations", all_pairs(rs));
+        std::vector<packet_test::Message> messages;
+        for (auto& msg : packet_test::sample_messages()) messages.push_back(msg);
+        export_delta(dir, "Message", all_pairs(messages));
+        std::vector<schema_types::Tuned> tuned(4);
+        tuned[1].grid = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+        tuned[1].levels = {1, 2, 3};
+        tuned[1].aim = 4000;
+        tuned[1].velocity = {0.5f, -0.5f, 9.f};
+        tuned[1].cargo = {50, true};
+        tuned[1].other = {60, false};
+        tuned[1].weapon = schema_types::Weapon::rocket;
+        tuned[2] = tuned[1];
+        tuned[2].grid[5] = 40;
+        tuned[2].grid[11] = 4000;
+        tuned[2].levels = {1, 5, 3, 200};
+        tuned[2].aim = 4290;
+        tuned[2].velocity.x = 0.52f;
+        tuned[2].cargo.gold = 51;
+        tuned[2].other.gold = 61;
+        tuned[2].weapon = schema_types::Weapon::rifle;
+        tuned[3] = tuned[2];
+        tuned[3].aim.reset();
+        tuned[3].levels.clear();
+        export_delta(dir, "Tuned", all_pairs(tuned));
+        schema_types::Links l1, l2, l3;
+        l1.home = &base;
+        l1.squad = {&a, nullptr, &b};
+        l3.squad = {&b};
+        // Bare bodies, nothing damaged: which object an id names is the peers' business
+        // (netser's reader fails an id its link_context does not know).
+        export_delta(dir, "Links", all_pairs(std::vector<schema_types::Links>{l1, l2, l3}), false, false);
+    }
+
+    // Delta packets in the capture (tests/schema/test_dissector.py gives the ports).
+    {
+        using delta_test::Codes40;
+        Codes40 c40;
+        c40.v.fill(100);
+        Codes40 c40b = c40;
+        c40b.v[3] = 99;
+        c40b.v[30] = 1000;
+        Codes40 c40c = c40b;
+        for (std::size_t i = 0; i < 40; i += 3) c40c.v[i] = static_cast<std::uint16_t>(i * 25);
+        // No baseline for the dissector: the changes only. A plain packet is no delta packet.
+        delta_capture(dir, "Codes40", 41001, std::vector<const Codes40*>{&c40, &c40b, &c40c, &c40c},
+                      {{1, 0}, {2, 1}, {3, 2}}, false);
+        std::vector<std::byte> plain;
+        if (netser::write_packet(plain, c40).error) return 1;
+        capture.push_back({41001, plain, read_delta_packet_json(plain, c40, std::nullopt, std::nullopt), true});
+
+        // A port with packets and delta packets of Player; the first baseline given.
+        auto ps = players();
+        auto q = ps[0];
+        q.x += 0.35f, q.moving = true, q.vx = -3.f, q.inventory.push_back(9);
+        auto q2 = q;
+        q2.y = -1999.f, q2.target.reset(), q2.inventory = {1, 2};
+        capture.push_back({41002, packet_bytes(netser::write_packet(std::span<std::byte>(buffer_for_capture), ps[1]).bytes),
+                           read_packet_json<reflect_test::Player>(
+                               netser::write_packet(std::span<std::byte>(buffer_for_capture), ps[1]).bytes, std::nullopt,
+                               std::nullopt)});
+        delta_capture(dir, "Player", 41002, std::vector<const reflect_test::Player*>{&ps[0], &q, &q2, &ps[2], &ps[3], &q},
+                      {{1, 0}, {2, 1}, {3, 1}, {4, 3}, {5, -1}, {5, 4}}, true);
+        const auto k = kitchens();
+        delta_capture(dir, "Kitchen", 41003, std::vector<const schema_types::Kitchen*>{&k[0], &k[1], &k[2], &k[1]},
+                      {{1, 0}, {2, 1}, {3, 2}}, true);
+        std::vector<schema_types::Tuned> tuned(3);
+        tuned[1].grid[4] = 4000, tuned[1].levels = {1, 2}, tuned[1].aim = 7, tuned[1].velocity = {1.f, 2.f, 3.f};
+        tuned[1].cargo = {5, true}, tuned[1].other = {6, true}, tuned[1].weapon = schema_types::Weapon::rifle;
+        tuned[2] = tuned[1];
+        tuned[2].grid[4] = 3990, tuned[2].aim = 300, tuned[2].velocity.y = 2.05f, tuned[2].levels = {1, 3, 5};
+        delta_capture(dir, "Tuned", 41004, std::vector<const schema_types::Tuned*>{&tuned[0], &tuned[1], &tuned[2], &tuned[0]},
+                      {{1, 0}, {2, 1}, {3, 2}}, true);
+        const auto snaps = snapshots();
+        auto nudged = snaps[0];
+        ++nudged.tick;
+        if (!nudged.units.empty()) nudged.units[0].position.x += 0.25f;
+        delta_capture(dir, "Snapshot", 41005, std::vector<const packet_test::Snapshot*>{&snaps[0], &nudged, &snaps[1]},
+                      {{1, 0}, {2, 1}}, true);
+        const auto m = movers();
+        auto m2 = m[0];
+        m2.vx += 0.5f, m2.pos.y = 3.f;
+        delta_capture(dir, "Mover", 41006, std::vector<const schema_types::Mover*>{&m[0], &m[1], &m2, &m[0]},
+                      {{1, 0}, {2, 1}, {3, 2}}, true);
+        std::vector<packet_test::Message> msgs;
+        for (auto& msg : packet_test::sample_messages()) msgs.push_back(msg);
+        delta_capture(dir, "Message", 41007, std::vector<const packet_test::Message*>{&msgs[4], &msgs[5], &msgs[2], &msgs[3]},
+                      {{1, 0}, {2, 1}, {3, 2}}, true);
+        // smallest_three's own delta: small turns keep the largest component (differences
+        // of codes), a large one sends the rotation whole.
+        const auto rots = rotations();
+        auto turned = rots[1];
+        turned.a.x += 0.01f, turned.a.y -= 0.003f, turned.c[0] += 0.002f;
+        auto turned_more = turned;
+        turned_more.a = rots[2].a, turned_more.c[1] += 0.5f;
+        delta_capture(dir, "Rotations", 41009,
+                      std::vector<const schema_types::Rotations*>{&rots[1], &turned, &turned_more, &rots[1]},
+                      {{1, 0}, {2, 1}, {3, 2}}, true);
+        const auto t1 = tree(3, 5), t2 = tree(3, 6), t3 = tree(4, 2);
+        delta_capture(dir, "Tree", 41008, std::vector<const schema_types::Tree*>{&t1, &t2, &t3},
+                      {{1, 0}, {2, 1}}, true);
+    }
+
     hostile_capture(40003, players().front());
     hostile_capture(40005, kitchens()[1]);
     hostile_capture(40007, slots()[1]);
     write_pcap(dir / "capture.pcap", capture);
     std::string expected = "[\n";
     for (std::size_t i = 0; i < capture.size(); ++i) {
-        expected += "  {\"port\": " + std::to_string(capture[i].port) + ", \"hex\": \"" + hex_of(capture[i].bytes) +
+        expected += "  {\"port\": " + std::to_string(capture[i].port) + ", \"delta\": " +
+                    (capture[i].delta ? "true" : "false") + ", \"hex\": \"" + hex_of(capture[i].bytes) +
                     "\", \"expect\": " + capture[i].expect + "}";
         expected += i + 1 < capture.size() ? ",\n" : "\n";
     }

@@ -1,11 +1,12 @@
 #pragma once
 
 // Types for the schema tests: together with the chat game of tests/packet/packet_types.hpp
-// and DESIGN.md's Player of tests/reflect/test_types.hpp, they cover every encoding
+// and the Player of docs/attributes.md in tests/reflect/test_types.hpp, they cover every encoding
 // node of docs/schema.md: every scalar form, containers, optionals, variants, sparse
 // arrays, the game encodings, linking, checks, skip, bases with only_if on a base's
 // flag, a struct whose attributes replace its members', plain aggregates, a recursive
-// type, two structs under one name, a user type and a user attribute.
+// type, two structs under one name, a user type and a user attribute; the delta
+// attributes on every kind of member they apply to.
 
 #include <netser/netser.hpp>
 
@@ -20,6 +21,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace schema_ext {
@@ -203,5 +205,27 @@ struct Hold {
     std::variant<Cargo, other::Cargo, std::uint16_t> either;
 };
 NETSER_STRUCT(Hold, mine, theirs, either)
+
+/// The delta attributes where they reach: a ladder for an array's, a vector's and an
+/// optional's elements, for every member of a struct with attributes of its own (inline),
+/// for an enum; a struct sent whole; a ladder on a struct member without encoding
+/// attributes, which changes nothing (its members keep their own).
+struct Tuned {
+    std::array<std::uint16_t, 12> grid{};
+    std::vector<std::uint8_t> levels;
+    std::optional<std::uint16_t> aim;
+    Vec3 velocity;
+    Cargo cargo;
+    Cargo other;
+    Weapon weapon = Weapon::none;
+};
+NETSER_STRUCT(Tuned,
+    (grid, netser::range(0, 4000), netser::delta_ladder(2, 30)),
+    (levels, netser::max_size(6), netser::range(0, 200), netser::delta_ladder(3)),
+    (aim, netser::range(0, 60000), netser::delta_ladder(8, 300, 5000)),
+    (velocity, netser::quantize(-10.f, 10.f, 0.01f), netser::delta_ladder(4, 64)),
+    (cargo, netser::delta_whole),
+    (other, netser::delta_ladder(5)),
+    (weapon, netser::delta_ladder(1)))
 
 } // namespace schema_types

@@ -21,7 +21,18 @@ CASES = {
     "max_size_changed": (1, ["Pos.items: max_size 8 -> 16 (4 -> 5 bits)"]),
     "max_length_changed": (1, ["Pos.name: max_length 16 -> 40 (5 -> 6 bits)"]),
     "type_changed": (1, ["Pos.hp: type uint8 -> uint16"]),
-    "attribute_added": (1, ["Pos.hp: attribute common(100) added"]),
+    # common sends a changed hp whole in deltas: its delta body changes too.
+    "attribute_added": (1, ["Pos.hp: attribute common(100) added",
+                            "Pos.hp: delta body difference -> plain (deltas only)"]),
+    # hp is range(0, 100) (codes [0, 100], 7 bits). The default ladder keeps rungs [1, 1]
+    # (2 bits) and [2, 16] (7 bits): [17, 100] would take 1 + 2 + 7 = 11 bits, not fewer
+    # than 3 flags and the 7-bit code. Limits 2, 8 give [1, 2] (3 bits) and [3, 8] (6
+    # bits); 4, 64 give [1, 4] (4 bits) and [5, 64] (9 bits, not fewer than 2 + 7): one rung.
+    "delta_ladder_added": (1, ["Pos.hp: attribute delta_ladder(2, 8) added "
+                               "(deltas only; ladder 1, 16, 256, 4096 -> 2, 8, rungs 1-1, 2-16 -> 1-2, 3-8)"]),
+    "delta_ladder_changed": (1, ["Pos.hp: delta_ladder 2, 8 -> 4, 64 (deltas only; rungs 1-2, 3-8 -> 1-4)"]),
+    "delta_whole_added": (1, ["Pos.hp: attribute delta_whole added (deltas only)"]),
+    "smallest_three_ladder": (1, ["Spin.q: smallest_three delta ladder 1, 16, 256, 4096 -> 2, 4, 8, 32 (deltas only)"]),
     "enum_changed": (1, ["Pos.weapon: enumerator rocket added"]),
     "members_changed": (1, [
         "Pos.name: removed",

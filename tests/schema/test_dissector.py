@@ -12,6 +12,14 @@ packet, each decoded value netser read (path and value), and mark every packet t
 read_packet refuses with expert info. tshark 4.0 runs Lua scripts as root on Debian
 (its init.lua sets run_user_scripts_when_superuser); the test fails if no frame was
 dissected, so a tshark that ignored the script cannot pass.
+
+Delta packets: ports 41001.. carry delta packets (41002 plain packets too), most with
+their first baseline given (--delta-baseline). Where the dissector has the baseline (the
+given one, or an earlier packet it applied), it must show every value netser's
+delta_packet_reader read; where it has not, the changes only, and a note where the wire
+needs the baseline. The changes it shows (differences, codes, flips) must be those the
+reference decoder (tools/netser_schema_decode.py, itself checked against netser) reads,
+and every delta packet netser refuses must be flagged.
 """
 import json
 import os
@@ -21,9 +29,16 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOOL = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools", "netser_dissector.py")
+TOOLS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools")
+TOOL = os.path.join(TOOLS, "netser_dissector.py")
+sys.path.insert(0, TOOLS)
+import netser_schema_decode as dec  # noqa: E402
 PORTS = {40001: "Ping", 40002: "Message", 40003: "Player", 40004: "Snapshot", 40005: "Kitchen",
-         40006: "Rotations", 40007: "Slots", 40008: "Mover", 40009: "Hold"}
+         40006: "Rotations", 40007: "Slots", 40008: "Mover", 40009: "Hold", 41002: "Player"}
+# Delta ports: the schema, and whether the dissector is given sequence 0's value.
+DELTA_PORTS = {41001: ("Codes40", False), 41002: ("Player", True), 41003: ("Kitchen", True), 41004: ("Tuned", True),
+               41005: ("Snapshot", True), 41006: ("Mover", True), 41007: ("Message", True), 41008: ("Tree", True),
+               41009: ("Rotations", True)}
 
 
 def pairs(items):
@@ -71,6 +86,44 @@ def flatten(v, path, out):
         out[path] = v
 
 
+def delta_fields(tree):
+    """(path, {field: text}) of every member item that says something about a delta."""
+    out = []
+    if isinstance(tree, list):
+        for i, (k, v) in enumerate(tree):
+            if k == "netser.member_tree" and i > 0 and tree[i - 1][0] == "netser.member":
+                fields = {kk: x for kk, x in v if kk in ("netser.difference", "netser.code")}
+                if fields:
+                    out.append((tree[i - 1][1], fields))
+            out.extend(delta_fields(v))
+    return out
+
+
+def error_path(path, schema, alternatives):
+    """A dissector path (decoded-value form: "root" for a root without a name, a variant's
+    ".value") in the form of the decoder's changes (netser's error paths)."""
+    if schema["root_name"] is None:
+        path = path[len("root"):].lstrip(".") if path.startswith("root") else path
+    for alt in alternatives:
+        v = alt + ".value" if alt else "value"
+        if path == v or path.startswith(v + ".") or path.startswith(v + "["):
+            path = (alt + path[len(v):]) if alt else path[len(v):].lstrip(".")
+    return path
+
+
+def decoder_changes(changes):
+    """The reference decoder's differences, flips and codes, as the dissector shows them."""
+    out = []
+    for c in changes:
+        if c["field"] == "difference":
+            out.append((c["path"], {"netser.difference": ("-" if c["difference"] < 0 else "+") + str(abs(c["difference"]))}))
+        elif c["field"] == "flip":
+            out.append((c["path"], {"netser.difference": "flip"}))
+        elif c["field"] == "code":
+            out.append((c["path"], {"netser.code": str(c["code"])}))
+    return out
+
+
 def same_leaf(expected, text):
     if isinstance(expected, bool):
         return text == ("true" if expected else "false")
@@ -84,6 +137,68 @@ def same_leaf(expected, text):
     return text == expected
 
 
+def check_delta_frame(number, want, layers, layer, malformed, out_dir, known, counts):
+    """A delta frame against netser's reading; the number of failures."""
+    port, expect = want["port"], want["expect"]
+    name = DELTA_PORTS[port][0]
+    with open(os.path.join(out_dir, name + ".schema.json"), encoding="utf-8") as f:
+        schema = json.load(f)
+    experts = find(layers, "_ws.expert")
+    missing_note = any(find(e, "netser.missing_baseline") for e in experts) or bool(find(layers, "netser.missing_baseline"))
+    if not expect["ok"] and expect["error"] != "missing_baseline":
+        if not malformed:
+            print(f"frame {number}: delta_packet_reader says {expect['error']}, the dissector flagged nothing")
+            return 1
+        counts["flagged"] += 1
+        return 0
+    if malformed:
+        print(f"frame {number}: a good delta packet was flagged: {experts}")
+        return 1
+    header = expect["header"]
+    base = known[port].get(header["baseline"], dec.MISSING)
+    # The reference decoder's reading with what the dissector has.
+    decoder = dec.Decoder(schema)
+    try:
+        decoder.decode_delta_packet(dec.parse_hex(want["hex"]), None, base)
+        stopped = False
+    except dec.DecodeError as e:
+        stopped = e.code == "missing_baseline"
+        if not stopped:
+            print(f"frame {number}: the reference decoder refuses a packet netser reads: {e}")
+            return 1
+    failures = 0
+    alternatives = sorted((c["path"] for c in decoder.changes if c["field"] == "alternative"), key=len)
+    shown_changes = sorted((error_path(path, schema, alternatives), f) for path, f in delta_fields(layer))
+    want_changes = sorted(decoder_changes(decoder.changes))
+    counts["changes compared"] += len(want_changes)
+    if shown_changes != want_changes:
+        failures += 1
+        print(f"frame {number}: the dissector shows the changes {shown_changes[:6]}..., "
+              f"the reference decoder reads {want_changes[:6]}...")
+    if base is dec.MISSING or not expect["ok"]:
+        counts["missing baseline" if stopped else "changes only"] += 1
+        if stopped and not missing_note:
+            failures += 1
+            print(f"frame {number}: no baseline, the wire needs it, and no netser.missing_baseline note")
+        if not stopped and missing_note:
+            failures += 1
+            print(f"frame {number}: a missing_baseline note on a packet read without its baseline")
+        return failures
+    counts["applied"] += 1
+    known[port][header["sequence"]] = expect["value"]
+    shown = dict(members(layer))
+    leaves = {}
+    flatten(expect["value"], schema["root_name"] or "root", leaves)
+    for path, value in leaves.items():
+        if path not in shown:
+            failures += 1
+            print(f"frame {number}: {path} = {value!r} not shown (shown: {sorted(shown)[:8]}...)")
+        elif not same_leaf(value, shown[path]):
+            failures += 1
+            print(f"frame {number}: {path}: dissector shows {shown[path]!r}, netser read {value!r}")
+    return failures
+
+
 def main():
     out_dir = sys.argv[1]
     tshark = shutil.which("tshark")
@@ -94,6 +209,15 @@ def main():
     args = [sys.executable, TOOL, "-o", lua]
     for port, name in PORTS.items():
         args += ["--port", f"{port}={os.path.join(out_dir, name + '.schema.json')}"]
+    known = {}  # port -> {sequence: the value netser read}: what the dissector can apply
+    for port, (name, seeded) in DELTA_PORTS.items():
+        args += ["--delta-port", f"{port}={os.path.join(out_dir, name + '.schema.json')}"]
+        known[port] = {}
+        if seeded:
+            seed = os.path.join(out_dir, name + ".baseline0.json")
+            args += ["--delta-baseline", f"{port}=0:{seed}"]
+            with open(seed, encoding="utf-8") as f:
+                known[port][0] = json.load(f)
     subprocess.run(args, check=True)
     run = subprocess.run([tshark, "-X", f"lua_script:{lua}", "-r", os.path.join(out_dir, "capture.pcap"), "-T", "json"],
                          capture_output=True, text=True)
@@ -110,6 +234,7 @@ def main():
         print(f"{len(frames)} frames dissected, {len(expected)} written")
         return 1
     failures, checked_values, flagged = 0, 0, 0
+    delta_counts = {"applied": 0, "changes only": 0, "missing baseline": 0, "changes compared": 0, "flagged": 0}
     for number, (frame, want) in enumerate(zip(frames, expected), 1):
         layers = dict(dict(frame)["_source"])["layers"]
         netser = [v for k, v in layers if k == "netser"]
@@ -120,6 +245,9 @@ def main():
         experts = find(layers, "_ws.expert")
         malformed = any(find(e, "netser.malformed") or find(e, "netser.bad_crc") for e in experts) or \
             bool(find(layers, "netser.malformed")) or bool(find(layers, "netser.bad_crc"))
+        if want["delta"]:
+            failures += check_delta_frame(number, want, layers, netser[0], malformed, out_dir, known, delta_counts)
+            continue
         root = want["expect"].get("value") if want["expect"]["ok"] else None
         if not want["expect"]["ok"]:
             if not malformed:
@@ -145,7 +273,8 @@ def main():
                 failures += 1
                 print(f"frame {number}: {path}: dissector shows {shown[path]!r}, netser read {value!r}")
     print(f"{len(frames)} frames, {checked_values} values checked, {flagged} hostile frames flagged, {failures} failures")
-    if checked_values == 0 or flagged == 0:
+    print("delta frames: " + ", ".join(f"{v} {k}" for k, v in delta_counts.items()))
+    if checked_values == 0 or flagged == 0 or min(delta_counts.values()) == 0:
         failures += 1
     return 1 if failures else 0
 

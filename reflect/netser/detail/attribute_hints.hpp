@@ -13,21 +13,24 @@ template <class Header = void>
 struct smallest_three_attr {
     static_assert(always_false<Header>, "netser: netser::smallest_three needs #include <netser/quaternion.hpp>");
     static constexpr bool netser_missing_header = true;
-    constexpr explicit smallest_three_attr(int) noexcept {}
+    template <class... A>
+    constexpr explicit smallest_three_attr(A&&...) noexcept {}
 };
 
 template <class Header = void>
 struct unit_quaternion_attr {
     static_assert(always_false<Header>, "netser: netser::unit_quaternion needs #include <netser/quaternion.hpp>");
     static constexpr bool netser_missing_header = true;
-    constexpr explicit unit_quaternion_attr(int) noexcept {}
+    template <class... A>
+    constexpr explicit unit_quaternion_attr(A&&...) noexcept {}
 };
 
 template <class Header = void>
 struct unit_vector_attr {
     static_assert(always_false<Header>, "netser: netser::unit_vector needs #include <netser/unit_vector.hpp>");
     static constexpr bool netser_missing_header = true;
-    constexpr explicit unit_vector_attr(int) noexcept {}
+    template <class... A>
+    constexpr explicit unit_vector_attr(A&&...) noexcept {}
 };
 
 } // namespace detail

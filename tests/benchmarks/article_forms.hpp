@@ -1,0 +1,78 @@
+#pragma once
+
+// The benchmark structs hand-written in the form of Glenn Fiedler's article
+// "Serialization Strategies": every quantized float as
+// serialize_quantized(s, v, min, max, resolution) with literal arguments, instead of a
+// constexpr netser::quantization. Same members, bits and bytes as the hand-written
+// structs of s94.hpp and reflected_types.hpp.
+
+#include "reflected_types.hpp"
+
+#include <netser/core.hpp>
+
+#include <cstdint>
+
+namespace netser_bench {
+
+struct S94Article {
+    float x = 0.f, y = 0.f, z = 0.f;
+    int health = 0;
+    bool alive = false;
+    std::uint32_t id = 0;
+};
+
+template <netser::stream S>
+bool serialize(S& s, S94Article& v) noexcept {
+    return netser::serialize_quantized(s, v.x, -1000.f, 1000.f, 0.01f) &&
+           netser::serialize_quantized(s, v.y, -1000.f, 1000.f, 0.01f) &&
+           netser::serialize_quantized(s, v.z, -1000.f, 1000.f, 0.01f) && netser::serialize_int(s, v.health, 0, 100) &&
+           netser::serialize_bool(s, v.alive) && netser::serialize_bits(s, v.id, 32);
+}
+
+struct Player10Article {
+    std::uint32_t id = 0;
+    int health = 0;
+    float x = 0.f, y = 0.f, z = 0.f;
+    float yaw = 0.f;
+    bool moving = false;
+    bool crouching = false;
+    std::uint8_t weapon = 0;
+    std::uint16_t ammo = 0;
+};
+
+template <netser::stream S>
+bool serialize(S& s, Player10Article& p) noexcept {
+    return netser::serialize_bits(s, p.id, 32) && netser::serialize_int(s, p.health, 0, 100) &&
+           netser::serialize_quantized(s, p.x, -2000.f, 2000.f, 0.05f) &&
+           netser::serialize_quantized(s, p.y, -2000.f, 2000.f, 0.05f) &&
+           netser::serialize_quantized(s, p.z, -2000.f, 2000.f, 0.05f) &&
+           netser::serialize_quantized(s, p.yaw, -3.1415927f, 3.1415927f, 0.001f) &&
+           netser::serialize_bool(s, p.moving) && netser::serialize_bool(s, p.crouching) &&
+           netser::serialize_int(s, p.weapon, 0, 7) && netser::serialize_bits(s, p.ammo, 10);
+}
+
+struct CubeArticle {
+    bool interacting = false;
+    Vec3 position;
+    Vec3 linear_velocity;
+    Quat orientation;
+};
+
+template <netser::stream S>
+bool serialize(S& s, CubeArticle& c) noexcept {
+    using netser::serialize_quantized;
+    if (!netser::serialize_bool(s, c.interacting) || !serialize_quantized(s, c.position.x, -64.f, 64.f, 0.002f) ||
+        !serialize_quantized(s, c.position.y, -64.f, 64.f, 0.002f) ||
+        !serialize_quantized(s, c.position.z, 0.f, 32.f, 0.002f))
+        return false;
+    if (c.interacting && (!serialize_quantized(s, c.linear_velocity.x, -16.f, 16.f, 0.01f) ||
+                          !serialize_quantized(s, c.linear_velocity.y, -16.f, 16.f, 0.01f) ||
+                          !serialize_quantized(s, c.linear_velocity.z, -16.f, 16.f, 0.01f)))
+        return false;
+    return serialize_quantized(s, c.orientation.x, -1.f, 1.f, 0.004f) &&
+           serialize_quantized(s, c.orientation.y, -1.f, 1.f, 0.004f) &&
+           serialize_quantized(s, c.orientation.z, -1.f, 1.f, 0.004f) &&
+           serialize_quantized(s, c.orientation.w, -1.f, 1.f, 0.004f);
+}
+
+} // namespace netser_bench
