@@ -107,6 +107,9 @@ CROSS_CONFIG := -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEB
                 -DNETSER_WARNINGS_AS_ERRORS=$(CROSS_WERROR)
 S390X_DIR ?= build-s390x
 I686_DIR  ?= build-i686
+# The i686 tests run under qemu-i386: a kernel without 32-bit support (containers, some
+# CI runners) cannot run them natively. I686_EMULATOR= runs them natively.
+I686_EMULATOR ?= qemu-i386
 
 VALGRIND_DIR    ?= build-valgrind
 # nouserintercepts: the hostile tests' own operator new / delete (a counting allocator
@@ -204,11 +207,11 @@ fuzz-smoke: fuzz-build
 	rm -rf $(FUZZ_DIR)/corpus
 	tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
-# $(call cross_tests,<toolchain>,<build dir>): the unit-test suites only (no samples,
-# benchmarks, header or consumer checks), run by ctest (through qemu where the
-# toolchain names an emulator).
+# $(call cross_tests,<toolchain>,<build dir>[,<more cmake arguments>]): the unit-test
+# suites only (no samples, benchmarks, header or consumer checks), run by ctest (through
+# qemu where the toolchain or the arguments name an emulator).
 define cross_tests
-$(CMAKE) -S . -B $(2) -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/$(1) $(CROSS_CONFIG)
+$(CMAKE) -S . -B $(2) -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/$(1) $(CROSS_CONFIG) $(3)
 $(CMAKE) --build $(2) -j$(JOBS) --target $(UNIT_SUITES)
 $(CTEST) --test-dir $(2) $(CTEST_ARGS) -R '$(UNIT_SUITES_REGEX)'
 endef
@@ -219,7 +222,7 @@ s390x: deps
 
 i686: deps
 	@$(call install_missing,$(I686_DEPS))
-	$(call cross_tests,toolchain-i686.cmake,$(I686_DIR))
+	$(call cross_tests,toolchain-i686.cmake,$(I686_DIR),"-DCMAKE_CROSSCOMPILING_EMULATOR=$(I686_EMULATOR)")
 
 # memcheck over every unit-test executable, then over the fuzz targets' g++ replayers
 # fed the seed corpora and, when `make fuzz` or `make fuzz-smoke` ran before, the corpora

@@ -10,9 +10,10 @@
 # function still passes through st(0) in the i386 ABI; the tests check that raw floats
 # survive anyway.)
 #
-# The executables are linked statically, so they run natively on an x86-64 kernel
-# without the i386 loader and libraries installed; to run them under qemu instead,
-# add -DCMAKE_CROSSCOMPILING_EMULATOR=qemu-i386.
+# The executables are linked statically, so they run natively on an x86-64 kernel with
+# 32-bit support, without the i386 loader and libraries installed; to run them under qemu
+# instead (`make i686` does, unless I686_EMULATOR= is given), add
+# -DCMAKE_CROSSCOMPILING_EMULATOR=qemu-i386.
 #
 # Boost and Catch2 are header-only: see toolchain-s390x.cmake for why /usr/include is
 # added with -idirafter.

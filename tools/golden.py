@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """An independent model of the netser wire format, written from
-docs/wire_format.md (not from the C++ code), that derives the golden vectors.
+docs/wire_format.md and docs/game_encodings.md (not from the C++ code), that derives
+the golden vectors.
 
     python3 tools/golden.py            print the golden vectors as a Markdown table
+    python3 tools/golden.py --game     print the game encodings' golden vectors
     python3 tools/golden.py --check    check that docs/wire_format.md lists exactly
                                        these vectors and that every hex string also
-                                       appears in a test under tests/core/
+                                       appears in a test under tests/core/; and that
+                                       every game vector appears in a test under
+                                       tests/game/ (and in docs/game_encodings.md
+                                       where the table says so)
 
 The model is deliberately naive: a list of bits, one bit at a time.
 Float32 arithmetic is emulated by rounding every operation's exact double result
@@ -275,6 +280,21 @@ def delta_smallest_three_example(w):
             w_difference(w, a, b, 510, [2, 4, 8, 32])
 
 
+def delta_smallest_three_to_rest(w):
+    # A smallest_three(9) rotation with the default ladder coming to rest: the identity
+    # (largest 3, three middle codes 255, which read as exactly 0) against codes 256, 255,
+    # 250: x down by 1 (rung [1, 1]), y unchanged, z up by 5 (rung [2, 16]; the default
+    # ladder fitted to [0, 510] keeps these two rungs, then the code in 9 bits).
+    base, new = [256, 255, 250], [255, 255, 255]
+    w.put(1, 1)
+    w.put(1, 1)
+    w.put(1, 1)
+    for a, b in zip(new, base):
+        w.put(1 if a != b else 0, 1)
+        if a != b:
+            w_difference(w, a, b, 510)
+
+
 def delta_smallest_three_whole(w):
     # The same against a baseline whose largest component is z (2): not the same largest,
     # so the plain encoding follows (largest 3, codes 201, 300, 380 in 9 bits each).
@@ -436,6 +456,9 @@ VECTORS = [
      delta_smallest_three_example),
     ("delta_smallest_three_whole", "the same rotation against one whose largest component is another",
      delta_smallest_three_whole),
+    ("delta_smallest_three_to_rest", "delta of a struct of a smallest_three(9) rotation, default ladder: "
+     "the identity (codes 255, 255, 255) against codes 256, 255, 250, same largest",
+     delta_smallest_three_to_rest),
     # a packet of many primitives (the truncation tests read every prefix of it)
     ("packet_mixed", "int -37 [-100,100]; bool true; quantized 123.45 [-1000,1000] at 0.01; "
      'bits 0x2A in 7; string "netser" max 31; float -2.5f; int -1 in the int64 range; '
@@ -470,6 +493,187 @@ def vector_hex(fn):
     w = Writer()
     fn(w)
     return " ".join(f"{b:02X}" for b in w.data()), len(w.bits)
+
+
+# --- the game encodings (docs/game_encodings.md) --------------------------------
+# Unit components are quantized in [-bound, bound] with max_int = 2^bits - 2 (even),
+# so the middle code max_int / 2 reads as exactly 0; 0 (and -0) is always sent as it.
+
+
+class CenteredQuantization(Quantization):
+    """[-bound, bound] in `bits` bits, max_int = 2^bits - 2 (quantization::centered_bits)."""
+
+    def __init__(self, bound, bits):
+        assert 2 <= bits <= 32
+        self.lo, self.hi = f32(-bound), f32(bound)
+        self.delta = f32(self.hi - self.lo)
+        self.max_int = (1 << bits) - 2
+        self.bits = bits
+
+    def code(self, v):
+        return self.max_int // 2 if v == 0 else self.encode(v)
+
+
+def negative(x):
+    return math.copysign(1.0, x) < 0  # -0 too
+
+
+def f32_sum_of_squares(values):
+    s = 0.0
+    for v in values:
+        s = f32(s + f32(v * v))
+    return s
+
+
+SMALLEST_THREE_BOUND = f32(0.70710678)
+
+
+def st_plain(c, bits):
+    """smallest_three's plain fields: index of the largest |c| (first on a tie), the whole
+    negated when that one is negative, the other three's codes in x, y, z, w order."""
+    q = CenteredQuantization(SMALLEST_THREE_BOUND, bits)
+    c = [f32(x) for x in c]
+    largest = 0
+    for i in range(1, 4):
+        if abs(c[i]) > abs(c[largest]):
+            largest = i
+    if negative(c[largest]):
+        c = [-x for x in c]
+    return largest, tuple(q.code(c[i]) for i in range(4) if i != largest)
+
+
+def st_read(largest, codes, bits):
+    """What the reader makes of the fields: the three, then sqrt(1 - their squares)."""
+    q = CenteredQuantization(SMALLEST_THREE_BOUND, bits)
+    others = [i for i in range(4) if i != largest]
+    d = [0.0] * 4
+    for i, code in zip(others, codes):
+        d[i] = q.decode(code)
+    s = f32_sum_of_squares(d[i] for i in others)
+    if s <= 1:
+        d[largest] = f32(math.sqrt(f32(1 - s)))
+    else:
+        scale = f32(1 / f32(math.sqrt(s)))
+        d = [f32(x * scale) for x in d]
+        d[largest] = 0.0
+    return d
+
+
+def uq_plain(c, bits):
+    q = CenteredQuantization(1.0, bits)
+    return tuple(q.code(f32(x)) for x in c[:3]), negative(c[3])
+
+
+def uq_read(codes, negative_w, bits):
+    q = CenteredQuantization(1.0, bits)
+    d = [q.decode(code) for code in codes] + [0.0]
+    s = f32_sum_of_squares(d[:3])
+    if s <= 1:
+        d[3] = f32(math.sqrt(f32(1 - s)))
+    else:
+        scale = f32(1 / f32(math.sqrt(s)))
+        d = [f32(x * scale) for x in d[:3]] + [0.0]
+    if negative_w:
+        d[3] = -d[3]
+    return d
+
+
+def w_smallest_three(w, c, bits):
+    """The writer sends the plain fields when they are a fixed point (they read as a
+    rotation whose plain fields they are). The vectors here are chosen so that they are;
+    the others are derived by hand in the tests."""
+    largest, codes = st_plain(c, bits)
+    assert st_plain(st_read(largest, codes, bits), bits) == (largest, codes), "no fixed point"
+    w.put(largest, 2)
+    for code in codes:
+        w.put(code, bits)
+
+
+def w_smallest_three_near_tie(w, c, largest, codes, bits):
+    """A rotation whose plain fields are no fixed point: they read as a tie that a second
+    write would send with another index. The fields given read as the same rotation and
+    are a fixed point: the writer sends them (docs/game_encodings.md)."""
+    plain = st_plain(c, bits)
+    assert st_plain(st_read(*plain, bits), bits) != plain, "the plain fields are a fixed point"
+    assert st_read(largest, codes, bits) == st_read(*plain, bits)
+    assert st_plain(st_read(largest, codes, bits), bits) == (largest, codes), "no fixed point"
+    w.put(largest, 2)
+    for code in codes:
+        w.put(code, bits)
+
+
+def w_unit_quaternion(w, c, bits):
+    codes, neg = uq_plain(c, bits)
+    assert uq_plain(uq_read(codes, neg, bits), bits) == (codes, neg), "no fixed point"
+    for code in codes:
+        w.put(code, bits)
+    w.put(1 if neg else 0, 1)
+
+
+def w_unit_vector(w, v, bits):
+    """Octahedral: u = x / l, v = y / l, l = |x| + |y| + |z|; folded when z < 0."""
+    q = CenteredQuantization(1.0, bits)
+    x, y, z = (f32(a) for a in v)
+    l1 = f32(f32(abs(x) + abs(y)) + abs(z))
+    u, t = f32(x / l1), f32(y / l1)
+    if z < 0:
+        u, t = f32(f32(1 - abs(t)) * (-1 if u < 0 else 1)), f32(f32(1 - abs(u)) * (-1 if t < 0 else 1))
+    w.put(q.code(u), bits)
+    w.put(q.code(t), bits)
+
+
+R = 0.70710678
+# (name, what is written, function, also quoted in docs/game_encodings.md)
+GAME_VECTORS = [
+    ("st9_identity", "smallest_three{9} (0, 0, 0, 1)", lambda w: w_smallest_three(w, (0, 0, 0, 1), 9), True),
+    ("st10_identity", "smallest_three{10} (0, 0, 0, 1)", lambda w: w_smallest_three(w, (0, 0, 0, 1), 10), False),
+    ("st12_identity", "smallest_three{12} (0, 0, 0, 1)", lambda w: w_smallest_three(w, (0, 0, 0, 1), 12), False),
+    ("st9_halves", "smallest_three{9} (-0.5, 0.5, -0.5, -0.5)",
+     lambda w: w_smallest_three(w, (-0.5, 0.5, -0.5, -0.5), 9), False),
+    ("st10_halves", "smallest_three{10} (-0.5, 0.5, -0.5, -0.5)",
+     lambda w: w_smallest_three(w, (-0.5, 0.5, -0.5, -0.5), 10), False),
+    ("st12_halves", "smallest_three{12} (-0.5, 0.5, -0.5, -0.5)",
+     lambda w: w_smallest_three(w, (-0.5, 0.5, -0.5, -0.5), 12), False),
+    ("st9_quarter_turn", "smallest_three{9} (r, 0, 0, r), r = 0.70710678",
+     lambda w: w_smallest_three(w, (R, 0, 0, R), 9), True),
+    ("st9_near_tie", "smallest_three{9} (0.70700675, 0, 0, 0.70720679): index 0, w at 510",
+     lambda w: w_smallest_three_near_tie(w, (0.70700675, 0, 0, 0.70720679), 0, (255, 255, 510), 9), False),
+    ("st9_half_turn_y", "smallest_three{9} (0, -1, 0, 0)", lambda w: w_smallest_three(w, (0, -1, 0, 0), 9), False),
+    ("st10_half_turn_y", "smallest_three{10} (0, -1, 0, 0)", lambda w: w_smallest_three(w, (0, -1, 0, 0), 10), False),
+    ("st12_half_turn_y", "smallest_three{12} (0, -1, 0, 0)", lambda w: w_smallest_three(w, (0, -1, 0, 0), 12), False),
+    ("uq10_identity", "unit_quaternion{10} (0, 0, 0, 1)", lambda w: w_unit_quaternion(w, (0, 0, 0, 1), 10), True),
+    ("uq10_halves_w_negative", "unit_quaternion{10} (0.5, 0.5, 0.5, -0.5)",
+     lambda w: w_unit_quaternion(w, (0.5, 0.5, 0.5, -0.5), 10), False),
+    ("uq10_minus_halves", "unit_quaternion{10} (-0.5, -0.5, -0.5, 0.5)",
+     lambda w: w_unit_quaternion(w, (-0.5, -0.5, -0.5, 0.5), 10), False),
+] + [
+    (f"uv{bits}_{name}", f"unit_vector{{{bits}}} {v}", (lambda v, bits: lambda w: w_unit_vector(w, v, bits))(v, bits),
+     bits == 8)
+    for bits in (8, 12, 16)
+    for name, v in (("north", (0, 0, 1)), ("south", (0, 0, -1)), ("x", (1, 0, 0)), ("minus_y", (0, -1, 0)))
+]
+
+
+def game_table():
+    lines = ["| name | written | bits | bytes (hex) |", "|---|---|---|---|"]
+    for name, what, fn, _ in GAME_VECTORS:
+        hx, nbits = vector_hex(fn)
+        lines.append(f"| `{name}` | {what} | {nbits} | `{hx}` |")
+    return "\n".join(lines)
+
+
+def game_self_test():
+    """Facts of docs/game_encodings.md that do not depend on a golden vector."""
+    for bits in range(2, 33):
+        for bound in (SMALLEST_THREE_BOUND, 1.0):
+            q = CenteredQuantization(bound, bits)
+            middle = q.max_int // 2
+            assert q.decode(middle) == 0 and q.decode(0) == -q.hi and q.decode(q.max_int) == q.hi
+            # The quantization's own code of 0: the middle one up to 24 bits only.
+            assert q.encode(0.0) == (middle if bits <= 24 else middle + 1)
+        # At rest: the identity and the axes read back exactly.
+        assert st_read(*st_plain((0, 0, 0, 1), bits), bits) == [0, 0, 0, 1]
+        assert uq_read(*uq_plain((0, 0, 0, 1), bits), bits) == [0, 0, 0, 1]
 
 
 # --- self-test against facts of the reference `serialize` library --------------
@@ -524,6 +728,19 @@ def table():
     return "\n".join(lines)
 
 
+def check_game():
+    doc = (ROOT / "docs" / "game_encodings.md").read_text()
+    tests = "".join(p.read_text() for p in sorted((ROOT / "tests" / "game").glob("*.cpp")))
+    problems = []
+    for name, _, fn, in_doc in GAME_VECTORS:
+        hx, _ = vector_hex(fn)
+        if f'"{hx}"' not in tests:
+            problems.append(f'{name}: no test in tests/game uses "{hx}"')
+        if in_doc and f"`{hx}`" not in doc:
+            problems.append(f"{name}: `{hx}` is not in docs/game_encodings.md")
+    return problems
+
+
 def check():
     doc = (ROOT / "docs" / "wire_format.md").read_text()
     tests = "".join(p.read_text() for d in ("core", "delta") for p in sorted((ROOT / "tests" / d).glob("*.cpp")))
@@ -554,14 +771,16 @@ def check():
             problems.append(f"{name}: doc says {decoded.get(name)}, model says {(nbits, hx, fbits)}")
         if f'"{hx}"' not in tests or fbits.upper() not in tests.upper():
             problems.append(f"{name}: no test in tests/core reads {hx} as {fbits}")
+    problems += check_game()
     for p in problems:
         print(p)
-    print(f"{len(VECTORS) + len(DECODE_VECTORS)} vectors, {len(problems)} problems")
+    print(f"{len(VECTORS) + len(DECODE_VECTORS) + len(GAME_VECTORS)} vectors, {len(problems)} problems")
     return not problems
 
 
 if __name__ == "__main__":
     self_test()
+    game_self_test()
     if sys.argv[1:] == ["--check"]:
         sys.exit(0 if check() else 1)
-    print(table())
+    print(game_table() if sys.argv[1:] == ["--game"] else table())

@@ -740,9 +740,13 @@ class Decoder:
         lo, delta, max_int = real(q["min"]), real(q["delta"]), integer(q["max_int"])
         codes = []
         for i in range(4):
-            if i != largest:
-                x = min(max(f32(f32(f32(c[i]) - lo) / delta), 0.0), 1.0)
-                codes.append(min(math.floor(f32(f32(x * f32(max_int)) + 0.5)), max_int))
+            if i == largest:
+                continue
+            if c[i] == 0:  # 0 (and -0) is the middle code, which reads as exactly 0
+                codes.append(max_int // 2)
+                continue
+            x = min(max(f32(f32(f32(c[i]) - lo) / delta), 0.0), 1.0)
+            codes.append(min(math.floor(f32(f32(x * f32(max_int)) + 0.5)), max_int))
         return largest, codes
 
     def _delta_smallest_three(self, r, n, base, path):

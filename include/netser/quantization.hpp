@@ -101,16 +101,20 @@ struct quantization {
         return q;
     }
 
-    /// [min, max] in exactly `bits` bits: max_int = 2^bits - 1 (for unit components).
-    static constexpr quantization with_bits(float min, float max, int bits) noexcept {
+    /// [-bound, bound] in exactly `bits` bits (2..32) for unit components (rotations,
+    /// directions), with an even max_int = 2^bits - 2 so that a value at rest reads back
+    /// exactly: the middle code max_int / 2 decodes to 0 (code / max_int is 0.5, times
+    /// delta = 2 bound is bound, plus min = -bound is 0, each step exact in float32), and
+    /// codes 0 and max_int to -bound and +bound. Code 2^bits - 1 is unused (a read of it
+    /// fails with out_of_range). Not valid for bits outside [2, 32], or a bound that is not
+    /// positive or above half the largest float (2 bound must be finite).
+    static constexpr quantization centered_bits(float bound, int bits) noexcept {
         quantization q;
-        q.min = min;
-        q.max = max;
-        q.delta = max - min;
-        if (!detail::is_finite_f32(min) || !detail::is_finite_f32(max) || !detail::is_finite_f32(q.delta) ||
-            !(q.delta > 0.f) || bits < 1 || bits > 32)
-            return q;
-        q.max_int = static_cast<std::uint32_t>((std::uint64_t{1} << bits) - 1);
+        q.min = -bound;
+        q.max = bound;
+        if (!(bound > 0.f) || !(bound <= std::numeric_limits<float>::max() / 2) || bits < 2 || bits > 32) return q;
+        q.delta = 2.f * bound; // exact: a power-of-two scaling that does not overflow
+        q.max_int = static_cast<std::uint32_t>((std::uint64_t{1} << bits) - 2);
         q.bits = bits;
         q.valid = true;
         return q;

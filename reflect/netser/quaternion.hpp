@@ -2,6 +2,7 @@
 
 #include <netser/bits_required.hpp>
 #include <netser/detail/attribute_hints.hpp>
+#include <netser/detail/config.hpp>
 #include <netser/difference_ladder.hpp>
 #include <netser/detail/float_math.hpp>
 #include <netser/primitives.hpp>
@@ -9,11 +10,13 @@
 #include <netser/stream.hpp>
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 // Rotations. A quaternion member is a struct with float members x, y, z, w or a
 // std::array<float, 4> (x, y, z, w). q and -q are the same rotation, which both
@@ -52,49 +55,132 @@ void from_xyzw(Q& q, const std::array<float, 4>& c) noexcept {
     }
 }
 
-inline bool all_finite(const std::array<float, 4>& c) noexcept {
-    for (float v : c)
-        if (!fp::is_finite(v)) return false;
-    return true;
+// The bits of |v|: for floats that are not NaN, their unsigned order is the order of |v|.
+NETSER_INLINE std::uint32_t magnitude_bits(float v) noexcept { return std::bit_cast<std::uint32_t>(v) & 0x7fffffffu; }
+NETSER_INLINE std::uint32_t larger_bits(std::uint32_t a, std::uint32_t b) noexcept { return b > a ? b : a; }
+
+// An infinity or a NaN has every exponent bit set: its magnitude bits are at least those
+// of the infinity. (In integers: the writer's index of the largest component compares the
+// same magnitudes, and the compiler shares them.)
+NETSER_INLINE bool all_finite(const std::array<float, 4>& c) noexcept {
+    const std::uint32_t largest = larger_bits(larger_bits(magnitude_bits(c[0]), magnitude_bits(c[1])),
+                                              larger_bits(magnitude_bits(c[2]), magnitude_bits(c[3])));
+    return largest < 0x7f800000u;
 }
 
-// A quantized value (v in [q.min, q.max], clamped) through the stream.
-template <stream S>
-bool serialize_unit_component(S& s, float& v, const quantization& q) noexcept {
-    std::uint64_t code = S::is_reading ? 0 : q.encode(v);
-    if (!s.process_bits(code, q.bits)) return false;
-    if constexpr (S::is_reading) v = q.decode(static_cast<std::uint32_t>(code));
-    return true;
+// The code of a unit component (quantization::centered_bits): the quantization's, except
+// that 0 (and -0) is always the middle code max_int / 2, which reads as exactly 0. Up to
+// 24 bits the quantization gives that code; above, float32 rounds 0.5 * max_int + 0.5 up
+// to the next code, which at 25 bits reads as 2^-23 bound instead.
+// The float32 operations of quantization::encode, one for one (the same code for every v,
+// tested), with the clamp written as a maximum and a minimum, which compilers make
+// without branches.
+NETSER_INLINE std::uint32_t unit_code(const quantization& q, float v) noexcept {
+    if (q.bits > 24 && v == 0.f) return q.max_int / 2;
+    float n = fp_barrier(v - q.min);
+    n = fp_barrier(n / q.delta);
+    n = n > 0.f ? n : 0.f;
+    n = n < 1.f ? n : 1.f;
+    const float steps = fp_barrier(static_cast<float>(q.max_int));
+    const float rounded = fp_barrier(fp_barrier(n * steps) + 0.5f);
+    // Up to 23 bits max_int + 0.5 is a float32: rounded stays at most max_int + 0.5.
+    if (q.bits > 23 && rounded >= steps) return q.max_int;
+    // Below 2^31 a signed conversion truncates the same, in one instruction on more hosts.
+    if (q.bits <= 30) return static_cast<std::uint32_t>(static_cast<std::int32_t>(rounded));
+    return static_cast<std::uint32_t>(rounded);
 }
 
-// The rebuilt component sqrt(1 - sum) with sum the other three's squares. A sum above
-// 1 comes only from rounding (book form, w near 0) or a forged packet: the three are
-// scaled back to unit length and the rebuilt one is 0, so a read is always a unit quaternion.
-inline void rebuild_largest(std::array<float, 4>& c, std::size_t largest, float sum) noexcept {
-    if (sum <= 1.f) {
-        c[largest] = fp::sqrt(1.f - sum);
-        return;
+// The fields of a rotation or direction (an index or a flag, and codes of unit
+// components; each 1 to 32 bits), LSB first in order, through the stream; a read checks
+// each against its limit (a code above max_int, i.e. 2^bits - 1, fails with
+// out_of_range). When they fit 64 bits, and a read has them all, they go in one call: the
+// same bits on the wire, and the same errors, as field by field, with one room check
+// instead of several. Else field by field, so that a truncated read fails as before at
+// the first field out of range or, if none, with overflow. Any failure is reported at
+// `at`, the value's first bit. (Unrolled by hand: compilers keep loops over these arrays
+// in memory.)
+template <stream S, std::size_t N, std::size_t... I>
+NETSER_INLINE bool serialize_fields(S& s, std::array<std::uint64_t, N>& fields, const std::array<int, N>& widths,
+                                    const std::array<std::uint64_t, N>& limits, std::size_t at,
+                                    std::index_sequence<I...>) noexcept {
+    const int total = (widths[I] + ...);
+    if (total <= 64 && (!S::is_reading || s.bits_remaining() >= static_cast<std::size_t>(total))) [[likely]] {
+        std::array<int, N> offsets{};
+        int offset = 0;
+        ((offsets[I] = offset, offset += widths[I]), ...);
+        std::uint64_t packed = 0;
+        if constexpr (!S::is_reading) ((packed |= fields[I] << offsets[I]), ...);
+        if (!s.process_bits(packed, total)) return failed_from(s, at);
+        if constexpr (S::is_reading) {
+            ((fields[I] = packed >> offsets[I] & ((std::uint64_t{1} << widths[I]) - 1)), ...);
+            // One test of all the fields (no branch per field): & of the comparisons.
+            const unsigned in_range = (static_cast<unsigned>(fields[I] <= limits[I]) & ...);
+            if (in_range == 0u) [[unlikely]] return s.fail(errc::out_of_range, at);
+        }
+        return true;
     }
-    const float scale = 1.f / fp::sqrt(sum);
-    for (float& v : c) v *= scale;
-    c[largest] = 0.f;
+    const auto one = [&](std::uint64_t& field, int width, std::uint64_t limit) {
+        if (!s.process_bits(field, width)) return failed_from(s, at);
+        if (S::is_reading && field > limit) [[unlikely]] return s.fail(errc::out_of_range, at);
+        return true;
+    };
+    return (one(fields[I], widths[I], limits[I]) && ...);
 }
+
+template <stream S, std::size_t N>
+NETSER_INLINE bool serialize_fields(S& s, std::array<std::uint64_t, N>& fields, const std::array<int, N>& widths,
+                                    const std::array<std::uint64_t, N>& limits, std::size_t at) noexcept {
+    return serialize_fields(s, fields, widths, limits, at, std::make_index_sequence<N>{});
+}
+
+// The larger of two floats that are not NaN, by value (std::max returns a reference, which
+// compilers may turn into a branch).
+NETSER_INLINE float larger(float a, float b) noexcept { return a > b ? a : b; }
 
 // sum + v * v rounded twice to float32 (no FMA, no x87 excess precision): the writer's
 // fixed-point check below must compute exactly what the reader computes.
 inline float add_square(float sum, float v) noexcept { return fp_barrier(sum + fp_barrier(v * v)); }
 
-// Moves a code towards the middle of [0, max_int] (its value towards 0), to the nearest
-// code that reads as another float (above 23 bits many codes read as one float), then to
-// the code that float encodes to when that is nearer still. False for the two middle
-// codes (max_int = 2^bits - 1 is odd: no code reads as 0).
+// The squares of three decoded components summed, in the reader's order.
+inline float sum_of_squares(float a, float b, float c) noexcept {
+    return add_square(add_square(fp_barrier(a * a), b), c);
+}
+
+// The rebuilt component is sqrt(1 - sum), sum the other three's squares. A sum above 1
+// comes only from rounding (book form, w near 0) or a forged packet: then the three are
+// scaled back to unit length and the rebuilt one is 0, so a read is always a unit
+// quaternion. c holds the three, and anything at `largest`.
+NETSER_COLD inline std::array<float, 4> rescaled(std::array<float, 4> c, std::size_t largest, float sum) noexcept {
+    const float scale = 1.f / fp::sqrt(sum);
+    for (float& v : c) v *= scale;
+    c[largest] = 0.f;
+    return c;
+}
+
+// Up to this many bits every code of a unit component reads as a value that is written as
+// that same code (tested for every code of both bounds; from 23 bits some do not): then
+// the writer's check that its fields are a fixed point only needs the rebuilt component.
+inline constexpr int codes_come_back_up_to = 22;
+
+// An upper bound of how far a sent value reads from the component it stands for, up to 22
+// bits with a bound of at most 1: half a step, plus 13 float32 roundings of at most
+// 2^-24 each in encode and decode (2^-18 leaves room to spare).
+NETSER_INLINE float read_error_bound(const quantization& q) noexcept {
+    return q.delta / static_cast<float>(q.max_int) * 0.5f + 0x1p-18f;
+}
+
+// Moves a code's value towards 0: to the nearest code towards the middle code max_int / 2
+// (which reads as 0) that reads as another float (above 23 bits many codes read as one
+// float), then to the code that float is written as, when that code reads as it too (a
+// code that comes back). Each move makes |value| smaller. False when the code reads as 0
+// (the middle code, or above 24 bits a neighbour of it).
 inline bool step_towards_zero(std::uint32_t& code, const quantization& q) noexcept {
-    const std::uint32_t upper = q.max_int / 2 + 1, lower = upper - 1;
-    const bool high = code >= upper;
-    const std::uint32_t from_middle = high ? code - upper : lower - code;
-    if (from_middle == 0) return false;
     const float v = q.decode(code);
-    std::uint32_t next = high ? upper : lower;
+    if (v == 0.f) return false;
+    const std::uint32_t middle = q.max_int / 2;
+    const bool high = code > middle;
+    const std::uint32_t from_middle = high ? code - middle : middle - code;
+    std::uint32_t next = middle;
     for (std::uint32_t step = 1; step < from_middle; step *= 2) {
         const std::uint32_t c = high ? code - step : code + step;
         if (q.decode(c) != v) {
@@ -102,14 +188,10 @@ inline bool step_towards_zero(std::uint32_t& code, const quantization& q) noexce
             break;
         }
     }
-    const std::uint32_t back = q.encode(q.decode(next));
-    if (high ? back >= upper && back < next : back <= lower && back > next) next = back;
-    code = next;
+    const float to = q.decode(next);
+    const std::uint32_t back = unit_code(q, to);
+    code = q.decode(back) == to ? back : next;
     return true;
-}
-
-inline bool is_middle_code(std::uint32_t code, const quantization& q) noexcept {
-    return code == q.max_int / 2 || code == q.max_int / 2 + 1;
 }
 
 // The writer's choices below must be the same on every host, so their sums of squares
@@ -146,38 +228,63 @@ struct smallest_three_fields {
     bool operator==(const smallest_three_fields&) const = default;
 };
 
-// The index of the largest |component|, the first one on a tie.
-inline std::uint32_t index_of_largest(const std::array<float, 4>& c) noexcept {
-    std::size_t largest = 0;
-    for (std::size_t i = 1; i < 4; ++i)
-        if (fp::abs(c[i]) > fp::abs(c[largest])) largest = i;
-    return static_cast<std::uint32_t>(largest);
+// v, hidden from the optimizer, which cannot branch on a value it does not see. The
+// index of the largest component is random from one rotation to the next: compilers
+// would otherwise turn the selections below into branches on it, to specialize each
+// index's path, and a mispredicted branch costs more than the whole selection.
+NETSER_INLINE std::uint32_t opaque(std::uint32_t v) noexcept {
+#if defined(__GNUC__)
+    __asm__("" : "+r"(v));
+#endif
+    return v;
 }
 
+// The index of the largest |component|, the first one on a tie: integer compares on the
+// magnitude bits (the shortest chain to the index, which the codes wait for).
+NETSER_INLINE std::uint32_t index_of_largest(const std::array<float, 4>& c) noexcept {
+    const std::uint32_t a0 = magnitude_bits(c[0]), a1 = magnitude_bits(c[1]), a2 = magnitude_bits(c[2]),
+                        a3 = magnitude_bits(c[3]);
+    const std::uint32_t second = larger_bits(a2, a3) > larger_bits(a0, a1) ? 1u : 0u; // a tie keeps the first pair
+    const std::uint32_t within = (second & (a3 > a2 ? 1u : 0u)) | ((second ^ 1u) & (a1 > a0 ? 1u : 0u));
+    return opaque(second * 2 + within);
+}
+
+// For each index of the rebuilt component, the indices of the three sent ones in x, y, z,
+// w order, a byte each (the lowest first).
+inline constexpr std::uint32_t sent_indices[4] = {0x030201u, 0x030200u, 0x030100u, 0x020100u};
+
+// The three components other than c[largest] (largest in 0..3), in x, y, z, w order, and
+// c[largest] last: loads at indices from a table, without a branch on the index.
+NETSER_INLINE std::array<float, 4> sent_then_rebuilt(const std::array<float, 4>& c, std::uint32_t largest) noexcept {
+    const std::uint32_t l = largest & 3u, at = opaque(sent_indices[l]);
+    return {c[at & 3u], c[at >> 8 & 3u], c[at >> 16 & 3u], c[l]};
+}
+// For each index of the rebuilt component, where x, y, z, w are in {sent a, b, c, rebuilt}.
+inline constexpr std::uint8_t read_positions[4][4] = {{3, 0, 1, 2}, {0, 3, 1, 2}, {0, 1, 3, 2}, {0, 1, 2, 3}};
+
 // What the reader makes of the fields.
-inline std::array<float, 4> smallest_three_decode(const smallest_three_fields& f, const quantization& q) noexcept {
-    std::array<float, 4> c{};
-    float sum = 0.f;
-    for (std::size_t i = 0, k = 0; i < 4; ++i) {
-        if (i == f.largest) continue;
-        c[i] = q.decode(f.codes[k++]);
-        sum = add_square(sum, c[i]);
-    }
-    rebuild_largest(c, f.largest, sum);
-    return c;
+NETSER_INLINE std::array<float, 4> smallest_three_decode(const smallest_three_fields& f,
+                                                         const quantization& q) noexcept {
+    const std::uint32_t largest = f.largest & 3u;
+    std::array<float, 4> v{q.decode(f.codes[0]), q.decode(f.codes[1]), q.decode(f.codes[2]), 0.f};
+    const float sum = sum_of_squares(v[0], v[1], v[2]);
+    const std::uint8_t* at = read_positions[largest];
+    if (sum > 1.f) [[unlikely]] return rescaled({v[at[0]], v[at[1]], v[at[2]], v[at[3]]}, largest, sum);
+    v[3] = fp::sqrt(1.f - sum);
+    return {v[at[0]], v[at[1]], v[at[2]], v[at[3]]};
 }
 
 // Component `largest` rebuilt: the whole negated when its sign bit is set (q and -q are
 // one rotation, and give the same fields), the other three at their nearest codes.
-inline smallest_three_fields smallest_three_encode(std::array<float, 4> c, std::uint32_t largest,
-                                                   const quantization& q) noexcept {
-    if (fp::sign_bit(c[largest]))
-        for (float& v : c) v = -v;
-    smallest_three_fields f;
-    f.largest = largest;
-    for (std::size_t i = 0, k = 0; i < 4; ++i)
-        if (i != largest) f.codes[k++] = q.encode(c[i]);
-    return f;
+NETSER_INLINE smallest_three_fields smallest_three_encode(const std::array<float, 4>& c, std::uint32_t largest,
+                                                         const quantization& q) noexcept {
+    largest &= 3u;
+    const std::array<float, 4> v = sent_then_rebuilt(c, largest);
+    // Negated when the rebuilt one's sign bit is set: a product with -1 is exact, and keeps
+    // the values in floating-point registers.
+    const float sign = fp::copysign(1.f, v[3]);
+    const auto code = [&](float x) { return unit_code(q, x * sign); };
+    return {largest, {code(v[0]), code(v[1]), code(v[2])}};
 }
 
 // The plain encoding: the largest |component| rebuilt.
@@ -214,8 +321,9 @@ struct closest_candidate {
 // back) towards 0 until the fields are a fixed point; keep the one that reads closest to
 // c. Every move brings a code nearer the middle, so each search ends; the one kept takes
 // at most 6 moves in the tests (32 allowed).
-inline smallest_three_fields smallest_three_search(const std::array<float, 4>& c, const smallest_three_fields& plain,
-                                                   const quantization& q) noexcept {
+NETSER_NOINLINE inline smallest_three_fields smallest_three_search(const std::array<float, 4>& c,
+                                                                   const smallest_three_fields& plain,
+                                                                   const quantization& q) noexcept {
     std::array<float, 4> u{};
     if (!normalized(c, u)) return plain;
     // An index whose |component| is more than two steps (or a few float ulps) below the
@@ -242,7 +350,7 @@ inline smallest_three_fields smallest_three_search(const std::array<float, 4>& c
                 float biggest = -1.f;
                 for (std::size_t i = 0, k = 0; i < 4; ++i) {
                     if (i == j) continue;
-                    if (fp::abs(d[i]) > biggest && !is_middle_code(f.codes[k], q)) {
+                    if (fp::abs(d[i]) > biggest && d[i] != 0.f) {
                         biggest = fp::abs(d[i]);
                         which = k;
                     }
@@ -254,21 +362,72 @@ inline smallest_three_fields smallest_three_search(const std::array<float, 4>& c
     }
     if (closest.found()) return closest.best;
     // Not reached for any input in the tests. The largest component rebuilt from three
-    // codes of 0 is a fixed point from 2 bits up (tested), so the promise holds anyway.
-    // At 1 bit no fields are a fixed point: the plain ones are sent.
+    // codes of 0 is a fixed point at every bit count (tested), so the promise holds anyway.
     smallest_three_fields f;
     f.largest = index_of_largest(u);
-    f.codes = {q.encode(0.f), q.encode(0.f), q.encode(0.f)};
+    f.codes = {q.max_int / 2, q.max_int / 2, q.max_int / 2};
     return smallest_three_stable(f, q) ? f : plain;
+}
+
+// smallest_three_stable up to codes_come_back_up_to bits, where codes come back and only
+// the index can change: the fields are a fixed point when the rebuilt component reads
+// above each sent one before it and at least as large as each after it (the first largest
+// wins a tie), and the three's squares do not sum above 1 (else it reads as 0).
+inline bool smallest_three_stable_by_rebuilt(const smallest_three_fields& f, const quantization& q) noexcept {
+    const float a = q.decode(f.codes[0]), b = q.decode(f.codes[1]), c = q.decode(f.codes[2]);
+    const float sum = sum_of_squares(a, b, c);
+    if (sum > 1.f) return false;
+    const float r = fp::sqrt(1.f - sum);
+    const auto above = [&](float sent, std::uint32_t k) {
+        return k < f.largest ? r > fp::abs(sent) : r >= fp::abs(sent);
+    };
+    return above(a, 0) && above(b, 1) && above(c, 2);
+}
+
+// The plain fields are not surely a fixed point by the fast test: decide exactly (by the
+// rebuilt component up to 22 bits, else by decoding and encoding again) and search when
+// they are none.
+// (Its arguments are values, and the parameters are rebuilt from the bit count: the fast
+// path stores nothing for a call it rarely makes. Rare, not cold: at 9 bits this runs for
+// about 1% of random rotations and the search for 0.2%, and unit_quaternion's for 2.6%,
+// so they are compiled for speed, out of the writer's line.)
+NETSER_NOINLINE inline smallest_three_fields smallest_three_settle(std::array<float, 4> c, smallest_three_fields plain,
+                                                                   float bound, int bits) noexcept {
+    const quantization q = quantization::centered_bits(bound, bits);
+    const bool stable = q.bits <= codes_come_back_up_to ? smallest_three_stable_by_rebuilt(plain, q)
+                                                         : smallest_three_stable(plain, q);
+    if (stable) return plain;
+    return smallest_three_search(c, plain, q);
+}
+
+// The fast test of smallest_three_write: true only when the plain fields are a fixed point
+// (compared with smallest_three_stable in the tests). Each sent value reads at most
+// D = |sent| + read_error_bound away from 0. When the three D^2 and the largest one's
+// again sum below 1 by a margin (2^-18) above the float32 roundings of this sum and of the
+// reader's (of its sum and square root; when the test passes every term is below 1, so
+// they add up to less than 20 * 2^-24), the reader's sum is below 1 and its sqrt(1 - sum)
+// above each sent value, so the index comes back; up to codes_come_back_up_to bits the
+// codes come back too.
+NETSER_INLINE bool smallest_three_surely_stable(const std::array<float, 4>& c, std::uint32_t largest,
+                                                const quantization& q) noexcept {
+    if (q.bits > codes_come_back_up_to) return false;
+    const std::array<float, 4> v = sent_then_rebuilt(c, largest);
+    const float h = read_error_bound(q);
+    const float da = fp::abs(v[0]) + h, db = fp::abs(v[1]) + h, dc = fp::abs(v[2]) + h;
+    const float top = larger(da, larger(db, dc));
+    return da * da + db * db + dc * dc + top * top < 1.f - 0x1p-18f;
 }
 
 // What the writer sends: the plain encoding when it is a fixed point (always, but near
 // ties), else the search's. Either way the fields are a fixed point, so the rotation
-// they read as writes back to them: encode(decode(encode(c))) == encode(c).
-inline smallest_three_fields smallest_three_write(const std::array<float, 4>& c, const quantization& q) noexcept {
-    const smallest_three_fields plain = smallest_three_plain(c, q);
-    if (smallest_three_stable(plain, q)) [[likely]] return plain;
-    return smallest_three_search(c, plain, q);
+// they read as writes back to them: encode(decode(encode(c))) == encode(c). Most plain
+// fields are a fixed point by a margin that a test without decoding sees.
+NETSER_INLINE smallest_three_fields smallest_three_write(const std::array<float, 4>& c,
+                                                        const quantization& q) noexcept {
+    const std::uint32_t largest = index_of_largest(c);
+    const smallest_three_fields plain = smallest_three_encode(c, largest, q);
+    if (smallest_three_surely_stable(c, largest, q)) [[likely]] return plain;
+    return smallest_three_settle(c, plain, q.max, q.bits);
 }
 
 // The wire fields of unit_quaternion: the codes of x, y, z and w's sign.
@@ -278,23 +437,21 @@ struct unit_quaternion_fields {
     bool operator==(const unit_quaternion_fields&) const = default;
 };
 
-inline std::array<float, 4> unit_quaternion_decode(const unit_quaternion_fields& f, const quantization& q) noexcept {
-    std::array<float, 4> c{};
-    float sum = 0.f;
-    for (std::size_t i = 0; i < 3; ++i) {
-        c[i] = q.decode(f.codes[i]);
-        sum = add_square(sum, c[i]);
-    }
-    rebuild_largest(c, 3, sum);
-    if (f.negative_w) c[3] = -c[3];
+NETSER_INLINE std::array<float, 4> unit_quaternion_decode(const unit_quaternion_fields& f,
+                                                          const quantization& q) noexcept {
+    std::array<float, 4> c{q.decode(f.codes[0]), q.decode(f.codes[1]), q.decode(f.codes[2]), 0.f};
+    const float sum = sum_of_squares(c[0], c[1], c[2]);
+    if (sum > 1.f) [[unlikely]] c = rescaled(c, 3, sum);
+    else c[3] = fp::sqrt(1.f - sum);
+    // The sign of w without a branch on it (random): -0 when w is 0.
+    c[3] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(c[3]) | (f.negative_w ? 0x80000000u : 0u));
     return c;
 }
 
-inline unit_quaternion_fields unit_quaternion_plain(const std::array<float, 4>& c, const quantization& q) noexcept {
-    unit_quaternion_fields f;
-    for (std::size_t i = 0; i < 3; ++i) f.codes[i] = q.encode(c[i]);
-    f.negative_w = fp::sign_bit(c[3]); // -0 too: a rebuilt w of 0 keeps its sign on a re-write
-    return f;
+NETSER_INLINE unit_quaternion_fields unit_quaternion_plain(const std::array<float, 4>& c,
+                                                           const quantization& q) noexcept {
+    // -0 counts as negative: a rebuilt w of 0 keeps its sign on a re-write.
+    return {{unit_code(q, c[0]), unit_code(q, c[1]), unit_code(q, c[2])}, fp::sign_bit(c[3])};
 }
 
 inline bool unit_quaternion_stable(const unit_quaternion_fields& f, const quantization& q) noexcept {
@@ -307,19 +464,21 @@ inline bool unit_quaternion_stable(const unit_quaternion_fields& f, const quanti
 // rescaled values stay close to c); and the nearest codes of c's direction with the
 // largest value whose code does not come back moved towards 0 until the fields are a
 // fixed point (once the sum is at most 1, they are). The one that reads closest to c wins.
-inline unit_quaternion_fields unit_quaternion_search(const std::array<float, 4>& c, const unit_quaternion_fields& plain,
-                                                     const quantization& q) noexcept {
+NETSER_NOINLINE inline unit_quaternion_fields unit_quaternion_search(const std::array<float, 4>& c,
+                                                                     const unit_quaternion_fields& plain,
+                                                                     const quantization& q) noexcept {
     std::array<float, 4> u{};
     if (!normalized(c, u)) return plain;
     closest_candidate<unit_quaternion_fields> closest{u};
-    unit_quaternion_fields f = plain;
-    for (int round = 0; round < 4; ++round) {
-        f = unit_quaternion_plain(unit_quaternion_decode(f, q), q);
+    unit_quaternion_fields f = unit_quaternion_plain(unit_quaternion_decode(plain, q), q);
+    for (int round = 0; round < 4; ++round) { // up to 4 rereads: each one's plain fields are the next
         const std::array<float, 4> d = unit_quaternion_decode(f, q);
-        if (unit_quaternion_plain(d, q) == f) {
+        const unit_quaternion_fields p = unit_quaternion_plain(d, q);
+        if (p == f) {
             closest.consider(f, d);
             break;
         }
+        f = p;
     }
     f = unit_quaternion_plain(u, q);
     for (int move = 0; move < 32; ++move) {
@@ -332,7 +491,7 @@ inline unit_quaternion_fields unit_quaternion_search(const std::array<float, 4>&
         std::size_t which = 3; // the largest value whose code does not come back
         float biggest = -1.f;
         for (std::size_t k = 0; k < 3; ++k) {
-            if (p.codes[k] != f.codes[k] && fp::abs(d[k]) > biggest && !is_middle_code(f.codes[k], q)) {
+            if (p.codes[k] != f.codes[k] && fp::abs(d[k]) > biggest && d[k] != 0.f) {
                 biggest = fp::abs(d[k]);
                 which = k;
             }
@@ -342,27 +501,51 @@ inline unit_quaternion_fields unit_quaternion_search(const std::array<float, 4>&
     if (closest.found()) return closest.best;
     // Not reached for any input in the tests; x, y, z at the code of 0 are a fixed point (tested).
     unit_quaternion_fields m;
-    m.codes = {q.encode(0.f), q.encode(0.f), q.encode(0.f)};
+    m.codes = {q.max_int / 2, q.max_int / 2, q.max_int / 2};
     m.negative_w = fp::sign_bit(u[3]);
     return unit_quaternion_stable(m, q) ? m : plain;
 }
 
-inline unit_quaternion_fields unit_quaternion_write(const std::array<float, 4>& c, const quantization& q) noexcept {
-    const unit_quaternion_fields plain = unit_quaternion_plain(c, q);
-    if (unit_quaternion_stable(plain, q)) [[likely]] return plain;
+// A sufficient test for unit_quaternion_stable up to codes_come_back_up_to bits, where
+// codes come back: x, y, z read with squares summing to at most 1 (no rescaling), and w's
+// sign bit always comes back. (Rescaled fields may be a fixed point too.) The writer's
+// test: the reader's own sum, a few operations more than a bound on it would take, and
+// without the bound's slack, which would send a tenth of the rotations at 9 bits (those
+// with |w| small) to the slow path.
+NETSER_INLINE bool unit_quaternion_stable_by_sum(const unit_quaternion_fields& f, const quantization& q) noexcept {
+    return sum_of_squares(q.decode(f.codes[0]), q.decode(f.codes[1]), q.decode(f.codes[2])) <= 1.f;
+}
+
+// The plain fields read rescaled (or above 22 bits: were not tested): decide by decoding
+// and encoding again, and search when they are no fixed point. (As smallest_three_settle.)
+NETSER_NOINLINE inline unit_quaternion_fields unit_quaternion_settle(std::array<float, 4> c,
+                                                                     unit_quaternion_fields plain, int bits) noexcept {
+    const quantization q = quantization::centered_bits(1.f, bits);
+    if (unit_quaternion_stable(plain, q)) return plain;
     return unit_quaternion_search(c, plain, q);
+}
+
+// What the writer sends: the plain fields when they are a fixed point (all but about 1.5%
+// of random rotations at 9 bits, those with |w| near 0), else the search's.
+NETSER_INLINE unit_quaternion_fields unit_quaternion_write(const std::array<float, 4>& c,
+                                                           const quantization& q) noexcept {
+    const unit_quaternion_fields plain = unit_quaternion_plain(c, q);
+    if (q.bits <= codes_come_back_up_to && unit_quaternion_stable_by_sum(plain, q)) [[likely]] return plain;
+    return unit_quaternion_settle(c, plain, q.bits);
 }
 
 } // namespace detail
 
-/// smallest_three(bits): 2 bits for the index of the largest |component|, then the
-/// other three (in x, y, z, w order) quantized to [-1/sqrt(2), +1/sqrt(2)] in `bits`
-/// each (max_int = 2^bits - 1), the sign of the whole chosen so the largest is
-/// positive. The reader rebuilds it as sqrt(1 - the others' squares). 2 + 3 * bits bits.
-/// Near a tie the writer may rebuild another component, or send a code a step nearer 0,
-/// so that what it sends is a fixed point: a decoded rotation re-encodes to the same bits
-/// (from 2 bits). A non-finite component fails the write with invalid_value; every code
-/// reads (as a unit quaternion). docs/game_encodings.md gives the rule and the error.
+/// smallest_three(bits), bits in [2, 32]: 2 bits for the index of the largest
+/// |component|, then the other three (in x, y, z, w order) quantized to
+/// [-1/sqrt(2), +1/sqrt(2)] in `bits` each (quantization::centered_bits: max_int =
+/// 2^bits - 2, so 0 reads back exactly and the identity is exact), the sign of the whole
+/// chosen so the largest is positive. The reader rebuilds it as sqrt(1 - the others'
+/// squares). 2 + 3 * bits bits. Near a tie the writer may rebuild another component, or
+/// send a code a step nearer 0, so that what it sends is a fixed point: a decoded rotation
+/// re-encodes to the same bits. A non-finite component fails the write with invalid_value;
+/// code 2^bits - 1 fails the read with out_of_range; every other packet reads as a unit
+/// quaternion. docs/game_encodings.md gives the rule and the error.
 ///
 /// Delta (netser::serialize_delta): 1 bit, changed. A changed rotation whose largest
 /// component's index is the baseline's sends 1 bit (same largest), then per code 1 bit
@@ -379,12 +562,15 @@ struct detail::smallest_three_attr<void> { // netser::smallest_three
         : bits(bits_per_component), ladder(delta_ladder) {}
 
     static constexpr float bound = 0.70710678f;
-    constexpr quantization params() const noexcept { return quantization::with_bits(-bound, bound, bits); }
+    constexpr quantization params() const noexcept { return quantization::centered_bits(bound, bits); }
     constexpr std::size_t max_bits() const noexcept { return 2 + 3 * static_cast<std::size_t>(bits); }
+    // The tag names the codec (the schema tools know it); schema_hash also hashes
+    // params().max_int, so this wire (2^bits - 2) and an earlier one (2^bits - 1) differ.
     static constexpr std::string_view schema_tag() noexcept { return "smallest_three"; }
 
+    // Inlined: with the bit count a constant of the member's description, so is params().
     template <stream S, detail::quaternion_like Q>
-    bool serialize(S& s, Q& quat) const noexcept {
+    NETSER_INLINE bool serialize(S& s, Q& quat) const noexcept {
         const std::size_t at = s.bits_processed();
         const quantization q = params();
         if (!q.valid) [[unlikely]] return s.fail(errc::invalid_value, at);
@@ -394,16 +580,12 @@ struct detail::smallest_three_attr<void> { // netser::smallest_three
             if (!detail::all_finite(c)) [[unlikely]] return s.fail(errc::invalid_value, at);
             f = detail::smallest_three_write(c, q);
         }
-        std::uint64_t largest = f.largest;
-        if (!s.process_bits(largest, 2)) return false;
-        for (std::uint32_t& code : f.codes) {
-            std::uint64_t bits_of_code = code;
-            if (!s.process_bits(bits_of_code, q.bits)) return detail::failed_from(s, at);
-            code = static_cast<std::uint32_t>(bits_of_code);
-        }
+        std::array<std::uint64_t, 4> fields{f.largest, f.codes[0], f.codes[1], f.codes[2]};
+        if (!detail::serialize_fields(s, fields, {2, q.bits, q.bits, q.bits}, {3, q.max_int, q.max_int, q.max_int}, at))
+            return false;
         if constexpr (S::is_reading) {
-            f.largest = static_cast<std::uint32_t>(largest);
-            detail::from_xyzw(quat, detail::smallest_three_decode(f, q));
+            const auto code = [&](std::size_t i) { return static_cast<std::uint32_t>(fields[i]); };
+            detail::from_xyzw(quat, detail::smallest_three_decode({code(0), {code(1), code(2), code(3)}}, q));
         }
         return true;
     }
@@ -466,24 +648,25 @@ struct detail::smallest_three_attr<void> { // netser::smallest_three
     }
 };
 
-/// unit_quaternion(bits), the book's form: x, y, z quantized to [-1, 1] in `bits`
-/// each (max_int = 2^bits - 1), then 1 bit: w is negative. The reader rebuilds
-/// |w| = sqrt(1 - x^2 - y^2 - z^2) (0, with x, y, z rescaled, when that is negative).
-/// Where that rescaling would move a code, the writer sends a fixed point instead, so a
-/// decoded rotation re-encodes to the same bits. 3 * bits + 1 bits. A non-finite
-/// component fails the write with invalid_value.
+/// unit_quaternion(bits), the book's form, bits in [2, 32]: x, y, z quantized to [-1, 1]
+/// in `bits` each (quantization::centered_bits: max_int = 2^bits - 2, the identity is
+/// exact), then 1 bit: w is negative. The reader rebuilds |w| = sqrt(1 - x^2 - y^2 - z^2)
+/// (0, with x, y, z rescaled, when that is negative). Where that rescaling would move a
+/// code, the writer sends a fixed point instead, so a decoded rotation re-encodes to the
+/// same bits. 3 * bits + 1 bits. A non-finite component fails the write with
+/// invalid_value; code 2^bits - 1 fails the read with out_of_range.
 template <>
 struct detail::unit_quaternion_attr<void> { // netser::unit_quaternion
     int bits;
 
     constexpr explicit unit_quaternion_attr(int bits_per_component) noexcept : bits(bits_per_component) {}
 
-    constexpr quantization params() const noexcept { return quantization::with_bits(-1.f, 1.f, bits); }
+    constexpr quantization params() const noexcept { return quantization::centered_bits(1.f, bits); }
     constexpr std::size_t max_bits() const noexcept { return 3 * static_cast<std::size_t>(bits) + 1; }
     static constexpr std::string_view schema_tag() noexcept { return "unit_quaternion"; }
 
     template <stream S, detail::quaternion_like Q>
-    bool serialize(S& s, Q& quat) const noexcept {
+    NETSER_INLINE bool serialize(S& s, Q& quat) const noexcept {
         const std::size_t at = s.bits_processed();
         const quantization q = params();
         if (!q.valid) [[unlikely]] return s.fail(errc::invalid_value, at);
@@ -493,13 +676,13 @@ struct detail::unit_quaternion_attr<void> { // netser::unit_quaternion
             if (!detail::all_finite(c)) [[unlikely]] return s.fail(errc::invalid_value, at);
             f = detail::unit_quaternion_write(c, q);
         }
-        for (std::uint32_t& code : f.codes) {
-            std::uint64_t bits_of_code = code;
-            if (!s.process_bits(bits_of_code, q.bits)) return detail::failed_from(s, at);
-            code = static_cast<std::uint32_t>(bits_of_code);
+        std::array<std::uint64_t, 4> fields{f.codes[0], f.codes[1], f.codes[2], f.negative_w ? 1u : 0u};
+        if (!detail::serialize_fields(s, fields, {q.bits, q.bits, q.bits, 1}, {q.max_int, q.max_int, q.max_int, 1}, at))
+            return false;
+        if constexpr (S::is_reading) {
+            const auto code = [&](std::size_t i) { return static_cast<std::uint32_t>(fields[i]); };
+            detail::from_xyzw(quat, detail::unit_quaternion_decode({{code(0), code(1), code(2)}, fields[3] != 0}, q));
         }
-        if (!serialize_bool(s, f.negative_w)) return detail::failed_from(s, at);
-        if constexpr (S::is_reading) detail::from_xyzw(quat, detail::unit_quaternion_decode(f, q));
         return true;
     }
 };

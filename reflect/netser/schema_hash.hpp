@@ -6,6 +6,7 @@
 #include <netser/detail/adl.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/enum_codec.hpp>
+#include <netser/quantization.hpp>
 #include <netser/stream.hpp>
 
 #include <boost/describe/enumerators.hpp>
@@ -13,6 +14,7 @@
 #include <boost/pfr/core.hpp>
 
 #include <bit>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -133,6 +135,9 @@ constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
         h.text("user");
         if constexpr (requires { a.schema_tag(); }) h.text(a.schema_tag());
         h.number(a.max_bits());
+        // The range of its codes when it quantizes (the rotation and direction codecs): the
+        // same tag and bits with another max_int is another wire.
+        if constexpr (requires { { a.params() } -> std::same_as<quantization>; }) h.number(a.params().max_int);
         if constexpr (requires { a.ladder.rungs; }) { // its delta's ladder (smallest_three), unless the default
             if (!a.ladder.same_rungs(default_difference_ladder)) {
                 h.number(static_cast<std::uint64_t>(a.ladder.rungs));

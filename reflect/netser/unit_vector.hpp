@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <type_traits>
 
@@ -32,18 +33,20 @@ inline float sign_not_zero(float v) noexcept { return v < 0.f ? -1.f : 1.f; }
 
 } // namespace detail
 
-/// unit_vector(bits): octahedral encoding. The vector is divided by |x| + |y| + |z|;
-/// the lower half (z < 0) is folded over the diagonals; u, v in [-1, 1] are quantized
-/// in `bits` each (max_int = 2^bits - 1). The reader unfolds and normalises. The error
-/// is nearly uniform over the sphere (docs/game_encodings.md gives the measured bound).
-/// 2 * bits bits. A zero, infinite or NaN vector fails the write with invalid_value.
+/// unit_vector(bits), bits in [2, 32]: octahedral encoding. The vector is divided by
+/// |x| + |y| + |z|; the lower half (z < 0) is folded over the diagonals; u, v in [-1, 1]
+/// are quantized in `bits` each (quantization::centered_bits: max_int = 2^bits - 2, so
+/// the six axis directions read back exactly). The reader unfolds and normalises. The
+/// error is nearly uniform over the sphere (docs/game_encodings.md gives the measured
+/// bound). 2 * bits bits. A zero, infinite or NaN vector fails the write with
+/// invalid_value; code 2^bits - 1 fails the read with out_of_range.
 template <>
 struct detail::unit_vector_attr<void> { // netser::unit_vector
     int bits;
 
     constexpr explicit unit_vector_attr(int bits_per_component) noexcept : bits(bits_per_component) {}
 
-    constexpr quantization params() const noexcept { return quantization::with_bits(-1.f, 1.f, bits); }
+    constexpr quantization params() const noexcept { return quantization::centered_bits(1.f, bits); }
     constexpr std::size_t max_bits() const noexcept { return 2 * static_cast<std::size_t>(bits); }
     static constexpr std::string_view schema_tag() noexcept { return "unit_vector"; }
 
@@ -73,9 +76,12 @@ struct detail::unit_vector_attr<void> { // netser::unit_vector
                 v = fv;
             }
         }
-        if (!detail::serialize_unit_component(s, u, q) || !detail::serialize_unit_component(s, v, q))
-            return detail::failed_from(s, at);
+        std::array<std::uint64_t, 2> codes{};
+        if constexpr (!S::is_reading) codes = {detail::unit_code(q, u), detail::unit_code(q, v)};
+        if (!detail::serialize_fields(s, codes, {q.bits, q.bits}, {q.max_int, q.max_int}, at)) return false;
         if constexpr (S::is_reading) {
+            u = q.decode(static_cast<std::uint32_t>(codes[0]));
+            v = q.decode(static_cast<std::uint32_t>(codes[1]));
             float z = 1.f - detail::fp::abs(u) - detail::fp::abs(v);
             if (z < 0.f) {
                 const float fu = (1.f - detail::fp::abs(v)) * detail::sign_not_zero(u);
@@ -83,7 +89,9 @@ struct detail::unit_vector_attr<void> { // netser::unit_vector
                 u = fu;
                 v = fv;
             }
-            const float length = detail::fp::sqrt(u * u + v * v + z * z);
+            // Rounded like the writer's sums (no FMA): the same vector on every host.
+            const float length =
+                detail::fp::sqrt(detail::add_square(detail::add_square(detail::fp_barrier(u * u), v), z));
             set(vec, u / length, v / length, z / length);
         }
         return true;

@@ -98,9 +98,10 @@ namespace {
 using transform::Transform;
 
 // Error bounds: half a quantization step for translation; for smallest_three{10}, the
-// documented worst rotation error 2 sqrt(12) e with e = (1/sqrt 2) / 1023 (docs/game_encodings.md).
+// documented worst rotation error 2 sqrt(12) e with e = (1/sqrt 2) / max_int, half a step
+// (docs/game_encodings.md).
 constexpr float translation_error = 0.0051f; // plus float rounding near 1000
-constexpr double rotation_error = 2 * 3.4641016 * (0.70710678 / 1023) * 1.01;
+constexpr double rotation_error = 2 * 3.4641016 * netser::smallest_three{10}.params().max_error() * 1.01;
 
 double rotation_angle(const transform::quat& a, const transform::quat& b) {
     const double dot = double{a.x} * b.x + double{a.y} * b.y + double{a.z} * b.z + double{a.w} * b.w;

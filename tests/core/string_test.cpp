@@ -256,7 +256,7 @@ TEST_CASE("serialize_string round trips random valid UTF-8", "[primitives][strin
             } while (cp == 0 || (cp >= 0xD800 && cp <= 0xDFFF));
             encode(cp, text);
         }
-        const std::size_t max_length = text.size() + rng() % 10;
+        const std::size_t max_length = text.size() + static_cast<std::size_t>(rng() % 10);
         REQUIRE(independent_valid(text));
         std::vector<std::byte> buffer(128);
         netser::write_stream w(buffer.data(), buffer.size());

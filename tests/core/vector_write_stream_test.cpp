@@ -20,7 +20,7 @@ std::vector<std::byte> write_random(netser::vector_write_stream& w, std::mt19937
     reference_writer ref;
     for (int i = 0; i < values; ++i) {
         if (rng() % 8 == 0) {
-            std::vector<std::byte> block(rng() % 40);
+            std::vector<std::byte> block(static_cast<std::size_t>(rng() % 40));
             for (std::byte& b : block) b = static_cast<std::byte>(rng());
             REQUIRE(netser::serialize_bytes(w, std::span<std::byte>(block)));
             ref.align();

@@ -28,6 +28,12 @@ struct Body {
 };
 NETSER_STRUCT(Body, (rotation, codec))
 
+// The default ladder, for a rotation coming to rest.
+struct Resting {
+    Rot rotation;
+};
+NETSER_STRUCT(Resting, (rotation, netser::smallest_three{9}))
+
 } // namespace qd
 
 namespace {
@@ -120,9 +126,9 @@ TEST_CASE("smallest_three delta: hostile reads fail cleanly", "[delta][quaternio
         netser::serialize_bool(w, t); // member changed
         netser::serialize_bool(w, t); // same largest
         netser::serialize_bool(w, t); // x changed
-        // Codes of [0, 511], ladder 2, 4, 8, 32: rungs [1,2] [3,4] [5,8] [9,32]. The last
+        // Codes of [0, 510], ladder 2, 4, 8, 32: rungs [1,2] [3,4] [5,8] [9,32]. The last
         // rung (flags 0 0 0 1), sign 0 (upwards), 32 - 9 = 23 in 5 bits: x's code, near
-        // the top, moves 32 steps up, past 511.
+        // the top, moves 32 steps up, past 510.
         for (bool f : {false, false, false, true, false}) netser::serialize_bool(w, f);
         std::uint64_t offset = 23;
         netser::serialize_bits(w, offset, 5);
@@ -185,4 +191,34 @@ TEST_CASE("smallest_three delta: golden vectors", "[delta][quaternion][golden]")
     CHECK(delta_hex(now, base) == "1F F1 02");
     CHECK(delta_hex(now, rotation(2, {201, 300, 380})) == "3B 19 4B BE");
     round_trip(now, base);
+}
+
+// The rest state is exact under a delta too: the identity's codes are the middle codes,
+// which read as exactly 0, and the rebuilt w as exactly 1.
+TEST_CASE("smallest_three delta: a rotation coming to rest reads as exactly the identity", "[delta][quaternion][golden]") {
+    const netser::quantization q = netser::smallest_three{9}.params();
+    REQUIRE(q.max_int == 510);
+    const auto c = netser::detail::smallest_three_decode({3, {256, 255, 250}}, q);
+    const qd::Resting base{{c[0], c[1], c[2], c[3]}}, rest{{0.f, 0.f, 0.f, 1.f}};
+    std::vector<std::byte> buffer(netser::max_delta_bytes<qd::Resting>());
+    netser::write_stream w(buffer);
+    REQUIRE(netser::serialize_delta(w, rest, base));
+    CHECK(w.bits_processed() == 15);
+    const auto bytes = w.finish();
+    // tools/golden.py delta_smallest_three_to_rest: 1, 1, same largest 1; x changed, rung
+    // [1, 1], sign 1 (down); y unchanged; z changed, rung [2, 16], sign 0, 5 - 2 in 4 bits.
+    std::string hex;
+    char byte[4];
+    for (std::byte x : bytes) {
+        std::snprintf(byte, sizeof byte, hex.empty() ? "%02X" : " %02X", std::to_integer<unsigned>(x));
+        hex += byte;
+    }
+    CHECK(hex == "BF 1A");
+    netser::read_stream r(bytes);
+    qd::Resting out;
+    REQUIRE(netser::serialize_delta(r, out, base));
+    CHECK(out.rotation.x == 0.f);
+    CHECK(out.rotation.y == 0.f);
+    CHECK(out.rotation.z == 0.f);
+    CHECK(out.rotation.w == 1.f);
 }

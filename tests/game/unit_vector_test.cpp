@@ -1,6 +1,7 @@
 // unit_vector.hpp: unit_vector(bits), the octahedral encoding of directions. Golden
-// vectors are derived by hand from the layout in docs/game_encodings.md; the error bound
-// asserted here is the one that document gives (figures: netser_game_tests "[errors]").
+// vectors are derived by hand from the layout in docs/game_encodings.md and by the
+// independent model tools/golden.py (`--game`: uv8_north, ...); the error bound asserted
+// here is the one that document gives (figures: netser_game_tests "[errors]").
 
 #include "game/game_types.hpp"
 
@@ -40,8 +41,8 @@ struct Surface {
 };
 NETSER_STRUCT(Surface, id, (n, netser::unit_vector{12}), last)
 
-// Half a step of u, v in [-1, 1] with max_int = 2^bits - 1.
-double half_step(int bits) { return 1.0 / static_cast<double>((std::uint64_t{1} << bits) - 1u); }
+// Half a step of u, v in [-1, 1] with max_int = 2^bits - 2.
+double half_step(int bits) { return 1.0 / static_cast<double>((std::uint64_t{1} << bits) - 2u); }
 
 // The documented bound: u and v off by at most e each move the point on the octahedron by
 // up to |(e, e, -2e)| = sqrt(6) e, and normalising divides by its length, at least
@@ -94,27 +95,28 @@ using namespace unit_vector_test;
 // --- golden vectors -----------------------------------------------------------------
 
 // u = x / (|x| + |y| + |z|), v = y / (...); z < 0 folds (u, v) to
-// ((1 - |v|) sign u, (1 - |u|) sign v). Codes in [-1, 1], max_int = 2^b - 1:
-// 0 -> 2^(b-1), 1 -> max_int, -1 -> 0. u first, then v.
+// ((1 - |v|) sign u, (1 - |u|) sign v). Codes in [-1, 1], max_int = 2^b - 2:
+// 0 -> the middle code 2^(b-1) - 1, 1 -> max_int, -1 -> 0. u first, then v.
 //   (0, 0, 1):  u = v = 0                  -> mid, mid
 //   (0, 0, -1): u = v = 0, folded to 1, 1  -> max, max
 //   (1, 0, 0):  u = 1, v = 0               -> max, mid
 //   (0, -1, 0): u = 0, v = -1              -> mid, 0
+// 8 bits: mid 127 = 7F, max 254 = FE. 12 bits: mid 2047, max 4094. 16 bits: mid 32767, max 65534.
 TEST_CASE("unit_vector sends the poles and the axes as their octahedral codes", "[game][unit_vector][golden]") {
-    CHECK(write(Normal8{{0, 0, 1}}).hex == "80 80");
-    CHECK(write(Normal8{{0, 0, -1}}).hex == "FF FF");
-    CHECK(write(Normal8{{1, 0, 0}}).hex == "FF 80");
-    CHECK(write(Normal8{{0, -1, 0}}).hex == "80 00");
+    CHECK(write(Normal8{{0, 0, 1}}).hex == "7F 7F");
+    CHECK(write(Normal8{{0, 0, -1}}).hex == "FE FE");
+    CHECK(write(Normal8{{1, 0, 0}}).hex == "FE 7F");
+    CHECK(write(Normal8{{0, -1, 0}}).hex == "7F 00");
 
-    CHECK(write(Normal12{{0, 0, 1}}).hex == "00 08 80"); // 2048 | 2048 << 12
-    CHECK(write(Normal12{{0, 0, -1}}).hex == "FF FF FF");
-    CHECK(write(Normal12{{1, 0, 0}}).hex == "FF 0F 80"); // 4095 | 2048 << 12
-    CHECK(write(Normal12{{0, -1, 0}}).hex == "00 08 00"); // 2048 | 0 << 12
+    CHECK(write(Normal12{{0, 0, 1}}).hex == "FF F7 7F");  // 2047 | 2047 << 12
+    CHECK(write(Normal12{{0, 0, -1}}).hex == "FE EF FF"); // 4094 | 4094 << 12
+    CHECK(write(Normal12{{1, 0, 0}}).hex == "FE FF 7F");  // 4094 | 2047 << 12
+    CHECK(write(Normal12{{0, -1, 0}}).hex == "FF 07 00"); // 2047 | 0 << 12
 
-    CHECK(write(Normal16{{0, 0, 1}}).hex == "00 80 00 80");
-    CHECK(write(Normal16{{0, 0, -1}}).hex == "FF FF FF FF");
-    CHECK(write(Normal16{{1, 0, 0}}).hex == "FF FF 00 80");
-    CHECK(write(Normal16{{0, -1, 0}}).hex == "00 80 00 00");
+    CHECK(write(Normal16{{0, 0, 1}}).hex == "FF 7F FF 7F");
+    CHECK(write(Normal16{{0, 0, -1}}).hex == "FE FF FE FF");
+    CHECK(write(Normal16{{1, 0, 0}}).hex == "FE FF FF 7F");
+    CHECK(write(Normal16{{0, -1, 0}}).hex == "FF 7F 00 00");
 
     CHECK(write(Normal12{{0, 0, 1}}).bits == 24);
     STATIC_REQUIRE(netser::max_bits<Normal8>() == 16);
@@ -122,28 +124,46 @@ TEST_CASE("unit_vector sends the poles and the axes as their octahedral codes", 
     STATIC_REQUIRE(netser::max_bits<Surface>() == 8 + 24 + 1);
 }
 
-TEST_CASE("unit_vector reads the golden vectors back as unit vectors", "[game][unit_vector][golden]") {
+TEST_CASE("unit_vector reads the golden vectors back exactly", "[game][unit_vector][golden]") {
     // Codes max, max: u = v = 1, z = -1 < 0, unfolded to (0, 0): exactly (0, 0, -1).
     Normal8 south{{9, 9, 9}};
-    REQUIRE_FALSE(read_hex("FF FF", south));
+    REQUIRE_FALSE(read_hex("FE FE", south));
     CHECK(south.n == Vec3{0, 0, -1});
 
-    // Codes 128, 128 of 255: u = v = 128 / 255 * 2 - 1 = 1 / 255, z = 1 - 2 / 255, normalised.
+    // Codes 127, 127 of 254: u = v = 127 / 254 * 2 - 1 = 0 exactly, z = 1.
     Normal8 north;
-    REQUIRE_FALSE(read_hex("80 80", north));
-    const double u = 1.0 / 255, z = 1 - 2.0 / 255, l = std::sqrt(2 * u * u + z * z);
-    CHECK(north.n.x == Approx(u / l).margin(1e-6));
-    CHECK(north.n.y == Approx(u / l).margin(1e-6));
-    CHECK(north.n.z == Approx(z / l).margin(1e-6));
+    REQUIRE_FALSE(read_hex("7F 7F", north));
+    CHECK(north.n == Vec3{0, 0, 1});
 
     Normal12 axis;
-    REQUIRE_FALSE(read_hex("FF 0F 80", axis));
-    CHECK(vector_angle(axis.n, {1, 0, 0}) <= angle_bound(12));
-    CHECK(length(axis.n) == Approx(1.0).margin(1e-6));
+    REQUIRE_FALSE(read_hex("FE FF 7F", axis));
+    CHECK(axis.n == Vec3{1, 0, 0});
+    REQUIRE_FALSE(read_hex("FF 07 00", axis));
+    CHECK(axis.n == Vec3{0, -1, 0});
+
+    // Off the axes, a code pair reads as its normalised octahedral point: 191, 127 at 8
+    // bits is u = 191 / 254 * 2 - 1 = 64 / 127, v = 0, z = 1 - u.
+    REQUIRE_FALSE(read_hex("BF 7F", north));
+    const double u = 64.0 / 127, z = 1 - u, l = std::sqrt(u * u + z * z);
+    CHECK(north.n.x == Approx(u / l).margin(1e-6));
+    CHECK(north.n.y == 0.f);
+    CHECK(north.n.z == Approx(z / l).margin(1e-6));
+}
+
+// Objects at rest: the six axis directions read back bit for bit at every bit count.
+TEST_CASE("unit_vector reads the axis directions back exactly at every bit count", "[game][unit_vector]") {
+    const Vec3 axes[] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (int bits = 2; bits <= 32; ++bits) {
+        const netser::unit_vector codec{bits};
+        for (const Vec3& v : axes) {
+            INFO(bits << " bits: (" << v.x << ", " << v.y << ", " << v.z << ")");
+            CHECK(codec_read<netser::unit_vector, Vec3>(codec, codec_write(codec, v)) == v);
+        }
+    }
 }
 
 TEST_CASE("unit_vector on a std::array<float, 3> sends the same bits as on a struct", "[game][unit_vector][golden]") {
-    CHECK(write(NormalArray{{0, 0, -1}}).hex == "FF FF FF");
+    CHECK(write(NormalArray{{0, 0, -1}}).hex == "FE EF FF");
     std::mt19937_64 rng(17);
     for (int i = 0; i < 200; ++i) {
         const Vec3 v = random_direction(rng);
@@ -209,8 +229,8 @@ TEST_CASE("unit_vector fails the write of a zero or non-finite vector with inval
     }
 }
 
-TEST_CASE("unit_vector with a bit count outside [1, 32] fails with invalid_value", "[game][unit_vector][hostile]") {
-    for (const int bits : {0, -3, 33}) {
+TEST_CASE("unit_vector with a bit count outside [2, 32] fails with invalid_value", "[game][unit_vector][hostile]") {
+    for (const int bits : {1, 0, -3, 33}) {
         std::array<std::byte, 16> buffer{};
         netser::write_stream w(buffer);
         Vec3 v{0, 0, 1};
@@ -219,19 +239,54 @@ TEST_CASE("unit_vector with a bit count outside [1, 32] fails with invalid_value
     }
 }
 
-// Every (u, v) code pair is valid and unfolds to a point of L1 length 1, never 0.
-TEST_CASE("unit_vector reads every 16-bit code pair as a finite unit vector", "[game][unit_vector][hostile]") {
+// Every (u, v) code pair up to max_int = 254 unfolds to a point of L1 length 1, never 0,
+// and reads as a finite unit vector; a pair with a code of 255 (above max_int) fails the
+// read with out_of_range at the vector's first bit.
+TEST_CASE("unit_vector reads every 16-bit code pair as a finite unit vector or out_of_range", "[game][unit_vector][hostile]") {
     const netser::unit_vector codec{8};
-    int bad = 0;
+    int bad = 0, refused = 0;
     for (std::uint32_t code = 0; code < 65536; ++code) {
         const std::array<std::byte, 2> bytes{static_cast<std::byte>(code & 0xFF), static_cast<std::byte>(code >> 8)};
         netser::read_stream r(bytes);
         Vec3 out{7, 7, 7};
-        if (!codec.serialize(r, out) || !std::isfinite(out.x) || !std::isfinite(out.y) || !std::isfinite(out.z) ||
+        const bool ok = codec.serialize(r, out);
+        if ((code & 0xFF) == 255 || code >> 8 == 255) {
+            if (ok || r.error().code != errc::out_of_range || r.error().bit != 0) ++bad;
+            ++refused;
+            continue;
+        }
+        if (!ok || !std::isfinite(out.x) || !std::isfinite(out.y) || !std::isfinite(out.z) ||
             std::fabs(length(out) - 1.0) > 1e-6)
             ++bad;
     }
     CHECK(bad == 0);
+    CHECK(refused == 2 * 256 - 1);
+}
+
+TEST_CASE("unit_vector fails the read of code 2^bits - 1 with out_of_range at the vector's first bit",
+          "[game][unit_vector][hostile]") {
+    Surface out;
+    // id 7, then u = 4095 (all ones in 12 bits), v = 2047, last 1.
+    reference_writer u_bad;
+    u_bad.put(7, 8);
+    u_bad.put(4095, 12);
+    u_bad.put(2047, 12);
+    u_bad.put(1, 1);
+    CHECK(failure_of(read_forged(u_bad, out)) == fail(errc::out_of_range, 8, "Surface.n"));
+    reference_writer v_bad;
+    v_bad.put(7, 8);
+    v_bad.put(2047, 12);
+    v_bad.put(4095, 12);
+    v_bad.put(1, 1);
+    CHECK(failure_of(read_forged(v_bad, out)) == fail(errc::out_of_range, 8, "Surface.n"));
+    // max_int itself reads: (1, 0, 0).
+    reference_writer top;
+    top.put(7, 8);
+    top.put(4094, 12);
+    top.put(2047, 12);
+    top.put(1, 1);
+    REQUIRE_FALSE(read_forged(top, out));
+    CHECK(out.n == Vec3{1, 0, 0});
 }
 
 TEST_CASE("a truncated unit_vector fails with overflow at the vector's first bit", "[game][unit_vector][hostile]") {

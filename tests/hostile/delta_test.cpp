@@ -204,4 +204,130 @@ TEST_CASE("a forged difference that leaves the value's range fails with out_of_r
     auto below = forge{}.put(1, 1).put(1, 1).put(0, 1).put(1, 1).put(1, 1).put(8, 4).bytes();
     CHECK(read_delta_value<Ranged>(below, base).error.code == netser::errc::out_of_range);
 }
+
+// --- smallest_three's own delta (OneRotation: smallest_three{7}, codes [0, 126], the
+// default ladder fitted to them: rungs [1, 1] and [2, 16], else the code in 7 bits) ------
+
+namespace {
+
+Quat unit(float x, float y, float z, float w) {
+    const float n = std::sqrt(x * x + y * y + z * z + w * w);
+    return {x / n, y / n, z / n, w / n};
+}
+
+// The fields the baseline encodes to (a reader computes them the same way).
+netser::detail::smallest_three_fields fields_of(const OneRotation& r) {
+    const netser::smallest_three codec{7};
+    return netser::detail::smallest_three_write({r.q.x, r.q.y, r.q.z, r.q.w}, codec.params());
+}
+
+// A rotation read from a delta is a unit quaternion whose plain encoding reads back to
+// the same bits (the codec's fixed point).
+void check_rotation(const OneRotation& r) {
+    const double n = double{r.q.x} * r.q.x + double{r.q.y} * r.q.y + double{r.q.z} * r.q.z + double{r.q.w} * r.q.w;
+    CHECK(std::fabs(n - 1) < 1e-5);
+    const packet first = write_value(r);
+    const auto again = read_value<OneRotation>(first.bytes);
+    REQUIRE_FALSE(again.error);
+    CHECK(write_value(again.value).bytes == first.bytes);
+}
+
+// A delta read of a rotation fails with a decode error, allocating nothing, or gives a
+// rotation as above.
+void check_rotation_read(const read_result<OneRotation>& r, std::size_t packet_bytes) {
+    INFO("error " << netser::to_string(r.error.code) << " at bit " << r.error.bit << " path " << r.error.path());
+    CHECK(r.heap.bytes == 0);
+    if (r.error) {
+        CHECK(r.error.bit <= packet_bytes * 8);
+        CHECK((r.error.code == netser::errc::overflow || r.error.code == netser::errc::out_of_range));
+    } else {
+        CHECK(r.bits <= packet_bytes * 8);
+        check_rotation(r.value);
+    }
+}
+
+} // namespace
+
+TEST_CASE("a forged smallest_three delta whose code leaves [0, max_int] fails with out_of_range at the rotation",
+          "[hostile][delta][quaternion]") {
+    REQUIRE(netser::smallest_three{7}.params().max_int == 126);
+    const OneRotation identity = received(OneRotation{{0, 0, 0, 1}});
+    REQUIRE(fields_of(identity).largest == 3);
+    REQUIRE(fields_of(identity).codes == std::array<std::uint32_t, 3>{63, 63, 63});
+    const auto expect_out_of_range = [](const std::vector<std::byte>& bytes, const OneRotation& base) {
+        const auto r = read_delta_value<OneRotation>(bytes, base);
+        CHECK(r.error.code == netser::errc::out_of_range);
+        CHECK(r.error.bit == 1); // the rotation's first bit, after the struct's changed bit
+        CHECK(r.error.path() == "OneRotation.q");
+    };
+    // struct 1, rotation 1, same largest 1, x changed 1, two clear rung flags, then the
+    // fallback code 127 = 2^7 - 1, above max_int.
+    expect_out_of_range(forge{}.put(1, 1).put(1, 1).put(1, 1).put(1, 1).put(0, 2).put(127, 7).put(0, 2).bytes(),
+                        identity);
+    // The same code 127 in the plain encoding after "another largest" (index 3, then x).
+    expect_out_of_range(forge{}.put(1, 1).put(1, 1).put(0, 1).put(3, 2).put(127, 7).put(63, 14).bytes(), identity);
+    // Rung [2, 16] with offset 15 (in 4 bits): |d| = 17, above the rung.
+    expect_out_of_range(forge{}.put(1, 1).put(1, 1).put(1, 1).put(1, 1).put(0, 1).put(1, 1).put(0, 1).put(15, 4)
+                            .put(0, 2).bytes(),
+                        identity);
+    // A difference below 0: x near -b (a small code), d = -(code + 1).
+    const OneRotation low = received(OneRotation{unit(-0.62f, 0, 0, 0.7846f)});
+    const std::uint32_t x = fields_of(low).codes[0];
+    REQUIRE(fields_of(low).largest == 3);
+    REQUIRE(x >= 1);
+    REQUIRE(x <= 15);
+    expect_out_of_range(forge{}.put(1, 1).put(1, 1).put(1, 1).put(1, 1).put(0, 1).put(1, 1).put(1, 1).put(x + 1 - 2, 4)
+                            .put(0, 2).bytes(),
+                        low);
+    // And above max_int from a large code: y near +b, d = +(126 - code + 1).
+    const OneRotation high = received(OneRotation{unit(0, 0.7f, 0, 0.714f)});
+    const std::uint32_t y = fields_of(high).codes[1];
+    REQUIRE(fields_of(high).largest == 3);
+    REQUIRE(126 - y + 1 >= 2);
+    REQUIRE(126 - y + 1 <= 16);
+    expect_out_of_range(forge{}.put(1, 1).put(1, 1).put(1, 1).put(0, 1).put(1, 1).put(0, 1).put(1, 1).put(0, 1)
+                            .put(126 - y + 1 - 2, 4).put(0, 1).bytes(),
+                        high);
+}
+
+TEST_CASE("smallest_three deltas of small turns cut at every bit or with any bit flipped fail or read as a rotation",
+          "[hostile][delta][quaternion]") {
+    rng r{77};
+    std::size_t same_largest = 0, failed = 0, decoded = 0;
+    for (int i = 0; i < 60; ++i) {
+        const auto component = [&] { return static_cast<float>(static_cast<std::int64_t>(r.below(2001)) - 1000) / 1000.f; };
+        const OneRotation base = received(OneRotation{unit(component(), component(), component(), component() + 2.5f)});
+        const auto turn = [&] { return static_cast<float>(static_cast<std::int64_t>(r.below(41)) - 20) / 1000.f; };
+        const OneRotation now =
+            received(OneRotation{unit(base.q.x + turn(), base.q.y + turn(), base.q.z + turn(), base.q.w + turn())});
+        const packet p = write_delta_value(now, base);
+        // struct 1, rotation 1, then the same-largest bit.
+        const bool same = p.bits > 3 && (std::to_integer<unsigned>(p.bytes[0]) >> 2 & 1u) == 1u;
+        same_largest += same ? 1 : 0;
+        const auto back = read_delta_value<OneRotation>(p.bytes, base);
+        REQUIRE_FALSE(back.error);
+        CHECK(write_value(back.value).bytes == write_value(now).bytes);
+        CHECK(p.bits <= netser::max_delta_bits<OneRotation>());
+        for (std::size_t bits = 0; bits < p.bits; ++bits) {
+            std::vector<std::byte> cut(p.bytes.begin(), p.bytes.begin() + static_cast<std::ptrdiff_t>((bits + 7) / 8));
+            if (bits % 8 != 0) cut.back() &= static_cast<std::byte>((1u << (bits % 8)) - 1);
+            INFO("turn " << i << ", cut at bit " << bits << " of " << p.bits);
+            check_rotation_read(read_delta_value<OneRotation>(cut, base), cut.size());
+        }
+        for (std::size_t bit = 0; bit < p.bytes.size() * 8; ++bit) {
+            auto flipped = p.bytes;
+            flipped[bit / 8] ^= static_cast<std::byte>(1u << (bit % 8));
+            const auto f = read_delta_value<OneRotation>(flipped, base);
+            INFO("turn " << i << ", bit " << bit << " of " << p.bits << " flipped");
+            check_rotation_read(f, flipped.size());
+            if (f.error) CHECK(f.error.bit <= 1);
+            ++(f.error ? failed : decoded);
+        }
+    }
+    INFO(same_largest << " of 60 small turns kept the largest component; flips: " << failed << " failed, " << decoded
+                      << " decoded");
+    CHECK(same_largest >= 50);
+    CHECK(failed > 0);
+    CHECK(decoded > 0);
+}
 } // namespace hostile

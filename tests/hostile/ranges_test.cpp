@@ -1,9 +1,9 @@
 // Codes above every range: integers (small, 32-bit and full 64-bit ranges), common
 // indices, quantized floats, undeclared enum codes, variant indices past the end,
 // relative indices past the end of a sparse array, duplicate keys, serialization check
-// magics and padding, and every code of the rotation and direction encodings (which
-// must all read as unit quaternions and unit vectors, and the rotations must write back
-// to the same bits).
+// magics and padding, and the codes of the rotation and direction encodings (every code
+// up to max_int = 2^bits - 2 must read as a unit quaternion or unit vector, and the
+// rotations must write back to the same bits; the unused code 2^bits - 1 fails).
 #include "hostile/hostile_types.hpp"
 
 #include <bit>
@@ -42,9 +42,11 @@ std::vector<std::byte> extremes(std::uint64_t full, std::uint64_t ufull, std::ui
         .put(0, 32).put(0, 64).bytes();
 }
 
+// Seven codes of a unit component (max_int = 2^bits - 2): both ends, the middle (0)
+// and their neighbours.
 std::uint64_t grid(std::size_t i, int bits) {
-    const std::uint64_t max = (std::uint64_t{1} << bits) - 1;
-    const std::uint64_t points[] = {0, 1, max / 3, max / 2, max / 2 + 1, max - 1, max};
+    const std::uint64_t max = (std::uint64_t{1} << bits) - 2;
+    const std::uint64_t points[] = {0, 1, max / 3, max / 2 - 1, max / 2, max - 1, max};
     return points[i];
 }
 
@@ -222,7 +224,7 @@ TEST_CASE("a wrong check magic fails with check_failed, non-zero padding before 
         check_fails<Checked>(forge().put(1, 1).put(pad, 7).put(magic, 32).put(2, 8).bytes(), errc::invalid_value, 1, "Checked.b");
 }
 
-TEST_CASE("every code of the rotation encodings reads as a unit quaternion", "[hostile][ranges]") {
+TEST_CASE("every code up to max_int of the rotation encodings reads as a unit quaternion", "[hostile][ranges]") {
     SECTION("smallest_three(7)") {
         for (std::uint64_t largest = 0; largest < 4; ++largest)
             for (std::size_t a = 0; a < 7; ++a)
@@ -249,7 +251,7 @@ TEST_CASE("every code of the rotation encodings reads as a unit quaternion", "[h
     }
 }
 
-TEST_CASE("every code of unit_vector reads as a unit vector", "[hostile][ranges]") {
+TEST_CASE("every code up to max_int of unit_vector reads as a unit vector", "[hostile][ranges]") {
     for (std::size_t a = 0; a < 7; ++a)
         for (std::size_t b = 0; b < 7; ++b) {
             const auto r = read_value<Direction>(forge().put(grid(a, 11), 11).put(grid(b, 11), 11).bytes());
@@ -264,6 +266,33 @@ TEST_CASE("every code of unit_vector reads as a unit vector", "[hostile][ranges]
             // A decoded direction writes back to the same codes.
             CHECK(write_value(r.value).bytes == write_value(read_value<Direction>(write_value(r.value).bytes).value).bytes);
         }
+}
+
+// max_int = 2^bits - 2 (so that the middle code reads as exactly 0): the one code above
+// it, all ones, fails the read with out_of_range at the value's first bit, in any field.
+TEST_CASE("code 2^bits - 1 of the rotation and direction encodings fails with out_of_range", "[hostile][ranges]") {
+    const std::uint64_t st = (1u << 7) - 1, uq = (1u << 10) - 1, uv = (1u << 11) - 1;
+    for (std::size_t field = 0; field < 3; ++field) {
+        INFO("field " << field);
+        std::array<std::uint64_t, 3> codes{63, 63, 63}; // 0 in 7 bits
+        codes[field] = st;
+        check_fails<OneRotation>(forge().put(3, 2).put(codes[0], 7).put(codes[1], 7).put(codes[2], 7).bytes(),
+                                 errc::out_of_range, 0, "OneRotation.q");
+        codes = {511, 511, 511}; // 0 in 10 bits
+        codes[field] = uq;
+        check_fails<BookRotation>(forge().put(codes[0], 10).put(codes[1], 10).put(codes[2], 10).put(1, 1).bytes(),
+                                  errc::out_of_range, 0, "BookRotation.q");
+        if (field < 2) {
+            std::array<std::uint64_t, 2> uv_codes{1023, 1023}; // 0 in 11 bits
+            uv_codes[field] = uv;
+            check_fails<Direction>(forge().put(uv_codes[0], 11).put(uv_codes[1], 11).bytes(), errc::out_of_range, 0,
+                                   "Direction.n");
+        }
+    }
+    // One below, max_int, reads: +b, +1 and +1.
+    CHECK_FALSE(read_value<OneRotation>(forge().put(3, 2).put(st - 1, 7).put(63, 7).put(63, 7).bytes()).error);
+    CHECK_FALSE(read_value<BookRotation>(forge().put(uq - 1, 10).put(511, 10).put(511, 10).put(0, 1).bytes()).error);
+    CHECK_FALSE(read_value<Direction>(forge().put(uv - 1, 11).put(1023, 11).bytes()).error);
 }
 
 // --- write -> read -> write is bit-exact for the rotation encodings ------------------
@@ -367,7 +396,7 @@ Quat integer_quat(rng& r, std::int64_t range) {
 // fraction of a quantization step either way. Not all of unit length, which is fine.
 std::vector<Quat> tie_cases(int bits, rng& r) {
     std::vector<Quat> out;
-    const float step = 1.41421356f / static_cast<float>((std::uint64_t{1} << bits) - 1);
+    const float step = 1.41421356f / static_cast<float>((std::uint64_t{1} << bits) - 2);
     for (unsigned mask = 0; mask < 16; ++mask) {
         const int k = std::popcount(mask);
         if (k < 2) continue;
@@ -446,8 +475,8 @@ TEST_CASE("smallest_three and unit_quaternion re-encode a rotation they decoded 
         }
     }
     SECTION("unit_quaternion, random rotations (200,000 at 10 and 16 bits, 25,000 at the others), as many with w "
-            "near 0, and the near ties, at 1 to 32 bits") {
-        for (const int bits : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 23, 24, 25, 28, 32}) {
+            "near 0, and the near ties, at 2 to 32 bits") {
+        for (const int bits : {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 23, 24, 25, 28, 32}) {
             const netser::unit_quaternion codec{bits};
             rng r{static_cast<std::uint64_t>(bits) * 104729u};
             drift_count random, small_w, ties;
@@ -475,11 +504,12 @@ TEST_CASE("smallest_three and unit_quaternion re-encode a rotation they decoded 
 }
 
 TEST_CASE("every packet of the rotation encodings reads as a rotation that re-encodes bit for bit", "[hostile][ranges]") {
+    // Every code in [0, max_int]: 2^bits - 1 of them (the one above fails, see above).
     SECTION("smallest_three, every packet at 2 to 5 bits, random ones at 6 to 32 (100,000 at 7, 15, 23, 31 bits)") {
         for (int bits = 2; bits <= 32; ++bits) {
             const netser::smallest_three codec{bits};
             drift_count n;
-            const std::uint64_t codes = std::uint64_t{1} << bits;
+            const std::uint64_t codes = (std::uint64_t{1} << bits) - 1;
             if (bits <= 5) {
                 for (std::uint64_t largest = 0; largest < 4; ++largest)
                     for (std::uint64_t a = 0; a < codes; ++a)
@@ -498,11 +528,11 @@ TEST_CASE("every packet of the rotation encodings reads as a rotation that re-en
             CHECK(n.drifts == 0);
         }
     }
-    SECTION("unit_quaternion, every packet at 1 to 5 bits, random ones at 6 to 32 (100,000 at 10, 18, 26 bits)") {
-        for (int bits = 1; bits <= 32; ++bits) {
+    SECTION("unit_quaternion, every packet at 2 to 5 bits, random ones at 6 to 32 (100,000 at 10, 18, 26 bits)") {
+        for (int bits = 2; bits <= 32; ++bits) {
             const netser::unit_quaternion codec{bits};
             drift_count n;
-            const std::uint64_t codes = std::uint64_t{1} << bits;
+            const std::uint64_t codes = (std::uint64_t{1} << bits) - 1;
             if (bits <= 5) {
                 for (std::uint64_t sign = 0; sign < 2; ++sign)
                     for (std::uint64_t a = 0; a < codes; ++a)
@@ -526,13 +556,19 @@ TEST_CASE("every packet of the rotation encodings reads as a rotation that re-en
 // The writers' last resort (a search that found no fixed point: not seen for any input in
 // these tests) sends the codes of 0, with the largest component rebuilt (smallest_three)
 // or w's sign (unit_quaternion); the promise rests on those fields being a fixed point.
+// 0 is sent as the middle code max_int / 2 = 2^(bits-1) - 1, which reads as exactly 0.
+// (The core's quantization gives that code up to 24 bits only: above, 0.5 * max_int + 0.5
+// rounds up in float32 to the next code, which at 25 bits does not read as 0.)
 TEST_CASE("the rotation encodings' fields of 0 are a fixed point at every bit count", "[hostile][ranges]") {
-    for (int bits = 1; bits <= 32; ++bits) {
+    for (int bits = 2; bits <= 32; ++bits) {
         const netser::quantization st = netser::smallest_three{bits}.params(), uq = netser::unit_quaternion{bits}.params();
-        const std::uint64_t st_zero = st.encode(0.f), uq_zero = uq.encode(0.f);
-        CHECK(st_zero == std::uint64_t{1} << (bits - 1)); // the upper middle code: no code reads as 0
-        CHECK(uq_zero == std::uint64_t{1} << (bits - 1));
-        for (std::uint64_t largest = 0; largest < 4 && bits > 1; ++largest) {
+        const std::uint64_t st_zero = (std::uint64_t{1} << (bits - 1)) - 1, uq_zero = st_zero;
+        INFO(bits << " bits");
+        CHECK(st.decode(static_cast<std::uint32_t>(st_zero)) == 0.f);
+        CHECK(uq.decode(static_cast<std::uint32_t>(uq_zero)) == 0.f);
+        CHECK(st.encode(0.f) == (bits <= 24 ? st_zero : st_zero + 1));
+        CHECK((st.decode(static_cast<std::uint32_t>(st_zero + 1)) == 0.f) == (bits >= 26));
+        for (std::uint64_t largest = 0; largest < 4; ++largest) {
             const auto p = fields({{largest, 2}, {st_zero, bits}, {st_zero, bits}, {st_zero, bits}});
             Quat d;
             REQUIRE(codec_read(netser::smallest_three{bits}, p, d));
@@ -553,24 +589,21 @@ TEST_CASE("the rotation encodings' fields of 0 are a fixed point at every bit co
     }
 }
 
-// At 1 bit a component is +-0.7071, so any three have squares summing to 1.5 and every
-// packet reads rescaled, with the rebuilt component 0 and so not the largest: no fields
-// are a fixed point, and the writer sends the plain ones (docs/game_encodings.md).
-TEST_CASE("smallest_three(1) has no fixed point, the one exception", "[hostile][ranges]") {
-    const netser::smallest_three codec{1};
-    drift_count n;
-    for (std::uint64_t largest = 0; largest < 4; ++largest)
-        for (std::uint64_t codes = 0; codes < 8; ++codes) {
-            const auto p = fields({{largest, 2}, {codes & 1u, 1}, {codes >> 1 & 1u, 1}, {codes >> 2, 1}});
-            Quat d;
-            REQUIRE(codec_read(codec, p, d));
-            std::vector<std::byte> again;
-            REQUIRE(codec_write(codec, d, again));
-            if (again == p) ++n.drifts; // counts the fixed points here
-            ++n.checked;
-        }
-    CHECK(n.checked == 32);
-    CHECK(n.drifts == 0);
+// 1 bit would leave max_int = 0: the encodings need 2 bits at least.
+TEST_CASE("the rotation and direction encodings refuse 1 bit with invalid_value", "[hostile][ranges]") {
+    const auto p = fields({{3, 2}, {0, 1}, {0, 1}, {0, 1}});
+    Quat q;
+    std::vector<std::byte> out;
+    CHECK_FALSE(codec_read(netser::smallest_three{1}, p, q));
+    CHECK_FALSE(codec_write(netser::smallest_three{1}, q, out));
+    CHECK_FALSE(codec_read(netser::unit_quaternion{1}, p, q));
+    CHECK_FALSE(codec_write(netser::unit_quaternion{1}, q, out));
+    std::array<std::byte, 16> buffer{};
+    netser::write_stream w(buffer);
+    std::array<float, 3> v{0.f, 0.f, 1.f};
+    CHECK_FALSE(netser::unit_vector{1}.serialize(w, v));
+    CHECK(w.error().code == errc::invalid_value);
+    CHECK(w.error().bit == 0);
 }
 
 TEST_CASE("the rotation writers re-encode any finite input's decode bit for bit", "[hostile][ranges]") {
@@ -586,10 +619,10 @@ TEST_CASE("the rotation writers re-encode any finite input's decode bit for bit"
         q = {q.x * scale, q.y * scale, q.z * scale, q.w * scale};
         inputs.push_back(q);
     }
-    for (int bits = 1; bits <= 32; ++bits) {
+    for (int bits = 2; bits <= 32; ++bits) {
         drift_count st, uq;
         for (const Quat& q : inputs) {
-            if (bits > 1) check_rewrite(netser::smallest_three{bits}, q, st);
+            check_rewrite(netser::smallest_three{bits}, q, st);
             check_rewrite(netser::unit_quaternion{bits}, q, uq);
         }
         INFO(bits << " bits: smallest_three " << st.drifts << ", first " << st.first << "; unit_quaternion "

@@ -18,6 +18,7 @@ inline bool is_finite(float x) noexcept { return __builtin_isfinite(x); }
 inline bool is_finite(double x) noexcept { return __builtin_isfinite(x); }
 inline bool is_inf(float x) noexcept { return __builtin_isinf(x); }
 inline bool sign_bit(float x) noexcept { return __builtin_signbit(x); }
+inline float copysign(float magnitude, float sign) noexcept { return __builtin_copysignf(magnitude, sign); }
 } // namespace netser::detail::fp
 
 #else
@@ -34,6 +35,7 @@ inline bool is_finite(float x) noexcept { return std::isfinite(x); }
 inline bool is_finite(double x) noexcept { return std::isfinite(x); }
 inline bool is_inf(float x) noexcept { return std::isinf(x); }
 inline bool sign_bit(float x) noexcept { return std::signbit(x); }
+inline float copysign(float magnitude, float sign) noexcept { return std::copysign(magnitude, sign); }
 } // namespace netser::detail::fp
 
 #endif
