@@ -119,12 +119,13 @@ VALGRIND        ?= valgrind --error-exitcode=1 --leak-check=full --show-leak-kin
 VALGRIND_CONFIG := -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=$(GCC_CXX) "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" \
                    -DNETSER_BUILD_FUZZ=ON -DNETSER_BUILD_SAMPLES=OFF -DNETSER_BUILD_BENCHMARKS=OFF
 
-.PHONY: help deps deps-ci configure demo test asan bench bench-deps bench-peers clean fuzz fuzz-smoke fuzz-build s390x i686 valgrind
+.PHONY: help deps deps-ci configure demo test compile-fail asan bench bench-deps bench-peers clean fuzz fuzz-smoke fuzz-build s390x i686 valgrind
 
 help:
 	@echo "make deps     install the Debian packages needed to build and test"
 	@echo "make demo     build and run samples/$(DEMO) (DEMO=<sample> DEMO_ARGS=...)"
 	@echo "make test     g++ release build of everything, then all tests (ctest)"
+	@echo "make compile-fail  the compile-fail tests alone, with g++ and clang++: each message and its line count"
 	@echo "make asan     clang++ ASan+UBSan build in $(ASAN_DIR), then all tests"
 	@echo "make bench    install the peer libraries, build and run the benchmarks (BENCH_ARGS=...)"
 	@echo "make bench-peers  only netser beside protobuf, FlatBuffers, Cap'n Proto, cereal, MessagePack"
@@ -152,6 +153,15 @@ test: configure
 	@$(call install_missing,$(TEST_DEPS))
 	$(CMAKE) --build $(BUILD_DIR) -j$(JOBS)
 	$(CTEST) --test-dir $(BUILD_DIR) $(CTEST_ARGS)
+
+# tests/compile_fail with the build's compiler and the other one (clang++ beside g++),
+# then a table: lines printed, compiler, test, first error line.
+compile-fail: configure
+	@$(call install_missing,$(ASAN_DEPS))
+	$(CMAKE) -S . -B $(BUILD_DIR) -DNETSER_COMPILE_FAIL_CXX=$(CLANG_CXX)
+	$(CTEST) --test-dir $(BUILD_DIR) -L compile_fail $(CTEST_ARGS)
+	@sed -n 's|^-- .*/compile_fail/\([a-z_]*\)\.cpp: \([0-9]*\) lines with \([^;]*\); first error: [^ ]* error: \(.*\)$$|\2\t\3\t\1\t\4|p' \
+	  $(BUILD_DIR)/Testing/Temporary/LastTest.log | sort -t '	' -k3,3 -k2,2
 
 asan: deps
 	@$(call install_missing,$(ASAN_DEPS) $(TEST_DEPS))

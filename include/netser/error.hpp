@@ -50,13 +50,26 @@ struct error {
 
     explicit operator bool() const noexcept { return code != errc::none; }
 
-    /// e.g. "Snapshot.players[3].health"; empty when no path was recorded.
+    /// e.g. "Snapshot.players[3].health", "Envelope.command<Move>.dx"; empty when no
+    /// path was recorded.
     std::string_view path() const noexcept {
         return {path_ + path_begin_, path_capacity - path_begin_};
     }
 
     /// Prepends a member name, adding the '.' separator unless the path starts with an index.
     NETSER_COLD void prepend_member(std::string_view name) noexcept { prepend_part(name); }
+
+    /// Prepends "<name>", the alternative a std::variant holds ("command<Move>.dx"),
+    /// adding the '.' separator before a member name that follows.
+    NETSER_COLD void prepend_alternative(std::string_view name) noexcept {
+        if (sealed_) return;
+        const bool dot = path_begin_ != path_capacity && path_[path_begin_] != '[' && path_[path_begin_] != '<';
+        if (name.size() + 2 + (dot ? 1u : 0u) + 3 > path_begin_) return truncate();
+        if (dot) prepend_raw(".");
+        prepend_raw(">");
+        prepend_raw(name);
+        prepend_raw("<");
+    }
 
     /// Prepends "[index]", adding the '.' separator before a member name that follows.
     NETSER_COLD void prepend_index(std::size_t index) noexcept {
@@ -85,10 +98,11 @@ struct error {
     }
 
 private:
-    // A name or an index, then '.' when a member name follows: "units" + "[1].hull".
+    // A name or an index, then '.' when a member name follows: "units" + "[1].hull",
+    // "command" + "<Move>.dx".
     void prepend_part(std::string_view part) noexcept {
         if (sealed_) return;
-        const bool dot = path_begin_ != path_capacity && path_[path_begin_] != '[';
+        const bool dot = path_begin_ != path_capacity && path_[path_begin_] != '[' && path_[path_begin_] != '<';
         if (part.size() + (dot ? 1u : 0u) + 3 > path_begin_) return truncate();
         if (dot) prepend_raw(".");
         prepend_raw(part);

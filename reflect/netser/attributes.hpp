@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/detail/attribute_hints.hpp>
 #include <netser/difference_ladder.hpp>
 #include <netser/quantization.hpp>
 #include <netser/stream.hpp>
@@ -88,6 +89,10 @@ struct only_if_attr {
 };
 template <class C>
 constexpr only_if_attr<C> only_if(bool C::*flag) noexcept { return {flag}; }
+// A flag that is not a bool: a null flag, which NETSER_STRUCT reports by the member's name.
+template <class C, class M>
+    requires(!std::is_same_v<M, bool>)
+constexpr only_if_attr<C> only_if(M C::*) noexcept { return {nullptr}; }
 
 /// Never sent; a read leaves the member untouched.
 struct skip_attr {

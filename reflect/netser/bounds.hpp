@@ -105,7 +105,10 @@ constexpr bit_bounds described_bounds() noexcept {
 template <class P, class T>
 constexpr bit_bounds value_bounds() noexcept {
     using A = pack_of<P>;
-    if constexpr (A::template user_codec_for<T>()) {
+    if constexpr (constexpr misuse k = misuse_in<decltype(classify<P, T, false>())>; k != misuse::none) {
+        report_misuse<P, k>();
+        return {}; // no second error from the bounds
+    } else if constexpr (A::template user_codec_for<T>()) {
         constexpr auto& u = P::value.user();
         if constexpr (requires { u.min_bits(); }) return {u.min_bits(), u.max_bits()};
         else return {0, u.max_bits()};
@@ -147,7 +150,6 @@ constexpr bit_bounds value_bounds() noexcept {
         const auto length_bits = static_cast<std::size_t>(bits_required_for_span(n));
         return {length_bits, length_bits + 7 + 8 * n}; // length, align, bytes
     } else if constexpr (is_vector<T>::value) {
-        static_assert(has_attr<P, attr_kind::max_size>, "netser: std::vector member needs netser::max_size(N)");
         return counted_bounds<P::value.template get<attr_kind::max_size>().n,
                               value_bounds<without<P, attr_kind::max_size>, typename T::value_type>()>();
     } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
@@ -162,8 +164,6 @@ constexpr bit_bounds value_bounds() noexcept {
                               (value_bounds<no_attrs, E>().bounded && ...)};
         }(static_cast<T*>(nullptr));
     } else if constexpr (is_map<T>::value || is_set<T>::value) {
-        static_assert(has_attr<P, attr_kind::max_size>,
-                      "netser: std::map / std::unordered_map / std::set member needs netser::max_size(N)");
         using EP = without<P, attr_kind::max_size>;
         if constexpr (is_map<T>::value)
             return counted_bounds<P::value.template get<attr_kind::max_size>().n,
@@ -194,7 +194,10 @@ constexpr bit_bounds value_bounds() noexcept {
 template <class P, class T>
 constexpr std::size_t min_bits_value() noexcept {
     using A = pack_of<P>;
-    if constexpr (A::template user_codec_for<T>()) {
+    if constexpr (constexpr misuse k = misuse_in<decltype(classify<P, T, false>())>; k != misuse::none) {
+        report_misuse<P, k>();
+        return 0;
+    } else if constexpr (A::template user_codec_for<T>()) {
         constexpr auto& u = P::value.user();
         if constexpr (requires { u.min_bits(); }) return u.min_bits();
         else return 0;

@@ -69,9 +69,10 @@ inline constexpr bool is_sequence_encoding<sequence_encoding<E>> = true;
 template <class P, class T>
 constexpr delta_params delta_params_of() noexcept {
     constexpr difference_ladder ladder = ladder_of<P>();
-    static_assert(ladder.valid(), "netser: netser::delta_ladder(limits...) needs 1 to 4 increasing limits above 0");
     using E = encoding_t<P, T>;
-    if constexpr (is_fixed_width<E>) {
+    if constexpr (!ladder.valid()) {
+        return {}; // NETSER_STRUCT reported it, by the member's name
+    } else if constexpr (is_fixed_width<E>) {
         return {effective_ladder(ladder, code_max<T>(encoding_v<P, T>))};
     } else if constexpr (is_sequence_encoding<E>) {
         if constexpr (is_fixed_width<decltype(encoding_v<P, T>.element)>)
@@ -124,6 +125,29 @@ constexpr bit_bounds delta_value_bounds() noexcept {
     } else {
         return bit_bounds{0, 1} + delta_body_bounds<P, T>();
     }
+}
+
+// Whether an encoding is a mistake, which is then reported (true when there is none).
+template <class E>
+constexpr bool no_misuse(const E&) noexcept {
+    return true;
+}
+template <class P, misuse K>
+constexpr bool no_misuse(const invalid_encoding<P, K>&) noexcept {
+    report_misuse<P, K>();
+    return false;
+}
+
+/// Reports the first mistake among C's members as a walk over C starts, so that the
+/// compiler shows a short way from the user's call to it.
+template <class C>
+constexpr bool members_checked() noexcept {
+    if constexpr (described<C>)
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return (no_misuse(member_encoding_v<C, I>) && ...);
+        }(std::make_index_sequence<boost::mp11::mp_size<described_members<C>>::value>{});
+    else
+        return true;
 }
 
 template <class T>

@@ -25,6 +25,7 @@ struct serialize_delta_fn {
     bool operator()(S& s, T& obj, const std::remove_const_t<T>& baseline) const {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
         using U = std::remove_const_t<T>;
+        [[maybe_unused]] constexpr bool checked = members_checked<U>(); // a mistake: one short error
         auto& target = const_cast<U&>(obj); // writers only read through it
         if (serialize_delta_value<no_attrs>(s, target, baseline)) [[likely]] return true;
         s.error().prepend_member(root_name<U>());

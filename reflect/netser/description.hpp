@@ -1,7 +1,7 @@
 #pragma once
 
 #include <netser/attributes.hpp>
-#include <netser/detail/preprocessor.hpp>
+#include <netser/detail/type_traits.hpp>
 
 #include <boost/describe/bases.hpp>
 #include <boost/describe/class.hpp>
@@ -34,6 +34,14 @@ constexpr description<C, Packs...> make_description(std::string_view name, Packs
 template <class C>
 concept described = requires { netser_description(static_cast<C**>(nullptr)); };
 
+// The macro was placed for C (in C's namespace), whether or not its attributes compile.
+template <class C>
+concept marked = requires { netser_struct_marker(static_cast<C**>(nullptr)); };
+template <class C>
+constexpr bool is_marked() noexcept {
+    return marked<C>;
+}
+
 // Computed once per struct. The lists are the ones the NETSER_ macros have Boost.Describe
 // write (data members, in order, public, protected then private; direct bases), read
 // as they are: describe_members / describe_bases would filter them by modifiers, which
@@ -53,6 +61,14 @@ using described_bases = typename description_lists<C>::bases;
 
 template <class C>
 inline constexpr auto description_of = netser_description(static_cast<C**>(nullptr));
+
+/// T's name in error paths and profiles: a described struct's name as its macro spells
+/// it, else the type's name as the compiler spells it.
+template <class T>
+constexpr std::string_view value_name() noexcept {
+    if constexpr (described<T>) return description_of<T>.name;
+    else return type_name<T>();
+}
 
 // Element I of a type list by deduction against indexed bases: one cheap step, where
 // mp11's mp_at_c (without the __type_pack_element builtin, as on GCC 12) builds a map
@@ -139,54 +155,7 @@ constexpr bool lists_every_member_if_described() noexcept {
 
 } // namespace netser::detail
 
-#define NETSER_PP_UNPACK(...) __VA_OPT__(, ) __VA_ARGS__
-#define NETSER_PP_COMMA_NAME(a, x) , NETSER_PP_MEMBER_NAME(x)
-#define NETSER_PP_COMMA_ATTRS(a, x) , ::netser::detail::make_attr_pack(NETSER_PP_MEMBER_ATTRS(x))
-
-/// Describes struct T for netser: NETSER_STRUCT(T, a, (b, netser::range(0, 9)), ...).
-/// Place it after T, at namespace scope, in T's namespace.
-#define NETSER_STRUCT(T, ...) NETSER_DERIVED_STRUCT(T, () __VA_OPT__(, ) __VA_ARGS__)
-
-/// Like NETSER_STRUCT for a struct with bases: NETSER_DERIVED_STRUCT(T, (Base), members...).
-#define NETSER_DERIVED_STRUCT(T, Bases, ...)                                                             \
-    NETSER_PP_CAT(NETSER_DETAIL_STRUCT_, NETSER_PP_OVER_LIMIT(__VA_ARGS__))(T, Bases __VA_OPT__(, ) __VA_ARGS__)
-
-#define NETSER_DETAIL_STRUCT_1(T, ...)                                                                   \
-    static_assert(sizeof(T) == 0, "netser: at most 52 members per NETSER_STRUCT (the limit of "          \
-                                  "Boost.Describe); group members into nested described structs");
-
-#define NETSER_DETAIL_STRUCT_0(T, Bases, ...)                                                            \
-    static_assert(std::is_class_v<T>, "netser: NETSER_STRUCT takes a struct or class type");             \
-    BOOST_DESCRIBE_MAYBE_UNUSED BOOST_DESCRIBE_BASES_(T NETSER_PP_UNPACK Bases)                          \
-    BOOST_DESCRIBE_MAYBE_UNUSED BOOST_DESCRIBE_PUBLIC_MEMBERS_(                                          \
-        T NETSER_PP_FOR_EACH(NETSER_PP_COMMA_NAME, ~ __VA_OPT__(, ) __VA_ARGS__))                        \
-    BOOST_DESCRIBE_MAYBE_UNUSED BOOST_DESCRIBE_PROTECTED_MEMBERS_(T)                                     \
-    BOOST_DESCRIBE_MAYBE_UNUSED BOOST_DESCRIBE_PRIVATE_MEMBERS_(T)                                       \
-    [[maybe_unused]] inline constexpr auto netser_description(T**) noexcept {                            \
-        return ::netser::detail::make_description<T>(                                                    \
-            #T NETSER_PP_FOR_EACH(NETSER_PP_COMMA_ATTRS, ~ __VA_OPT__(, ) __VA_ARGS__));                 \
-    }                                                                                                    \
-    [[maybe_unused]] inline void netser_check_description(T**) noexcept {                                \
-        static_assert(::netser::detail::described<T>,                                                    \
-                      "netser: NETSER_STRUCT(" #T ", ...) must be placed in the namespace that declares " #T); \
-        static_assert(::netser::detail::lists_every_member_if_described<T>(),                            \
-                      "netser: NETSER_STRUCT(" #T ", ...) does not list every member of " #T             \
-                      "; add the missing ones (mark those not to send with netser::skip)");              \
-    }
-
-/// Inside a class, to describe its private members: NETSER_CLASS(T, a, (b, attrs...)).
-/// Boost.Describe sees every listed member as private.
-#define NETSER_CLASS(T, ...) NETSER_PP_CAT(NETSER_DETAIL_CLASS_, NETSER_PP_OVER_LIMIT(__VA_ARGS__))(T __VA_OPT__(, ) __VA_ARGS__)
-
-#define NETSER_DETAIL_CLASS_1(T, ...) NETSER_DETAIL_STRUCT_1(T)
-
-#define NETSER_DETAIL_CLASS_0(T, ...)                                                                    \
-    BOOST_DESCRIBE_MAYBE_UNUSED friend BOOST_DESCRIBE_BASES_(T)                                          \
-    BOOST_DESCRIBE_MAYBE_UNUSED friend BOOST_DESCRIBE_PUBLIC_MEMBERS_(T)                                 \
-    BOOST_DESCRIBE_MAYBE_UNUSED friend BOOST_DESCRIBE_PROTECTED_MEMBERS_(T)                              \
-    BOOST_DESCRIBE_MAYBE_UNUSED friend BOOST_DESCRIBE_PRIVATE_MEMBERS_(                                  \
-        T NETSER_PP_FOR_EACH(NETSER_PP_COMMA_NAME, ~ __VA_OPT__(, ) __VA_ARGS__))                        \
-    [[maybe_unused]] friend constexpr auto netser_description(T**) noexcept {                            \
-        return ::netser::detail::make_description<T>(                                                    \
-            #T NETSER_PP_FOR_EACH(NETSER_PP_COMMA_ATTRS, ~ __VA_OPT__(, ) __VA_ARGS__));                 \
-    }
+// The macros: NETSER_STRUCT, NETSER_DERIVED_STRUCT and NETSER_CLASS.
+#include <netser/detail/struct_macros.hpp>
+// What they check for each member.
+#include <netser/detail/misuse.hpp>

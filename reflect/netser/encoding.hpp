@@ -4,13 +4,18 @@
 #include <netser/bounds.hpp>
 #include <netser/description.hpp>
 #include <netser/detail/adl.hpp>
+#include <netser/detail/misuse.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/enum_codec.hpp>
 #include <netser/primitives.hpp>
 #include <netser/value_codes.hpp>
 
+#include <boost/mp11/algorithm.hpp>
+#include <boost/pfr/core.hpp>
+
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -61,7 +66,7 @@ template <class P> struct optional_encoding {};       ///< std::optional, std::u
 struct variant_encoding {};                            ///< std::variant: index, then the alternative
 template <class P> struct struct_encoding {};         ///< described structs
 template <class P> struct aggregate_encoding {};      ///< plain aggregates through Boost.PFR
-struct invalid_encoding {};                            ///< a misuse, already reported by a static_assert
+// invalid_encoding<P, K> (a mistake) and unchecked_encoding: see <netser/detail/misuse.hpp>.
 
 template <class E>
 inline constexpr bool is_value_encoding = is_fixed_width<E>;
@@ -70,23 +75,24 @@ inline constexpr bool is_value_encoding<text_encoding> = true;
 template <class E>
 inline constexpr bool is_value_encoding<sequence_encoding<E>> = true;
 
-// The encoding of an integer or float member (common and finite, handled around it,
-// are ignored here).
+// The encoding of an integer or float member (common and finite, handled around it, are
+// ignored here), or the mistake in its parameters (range, bits, quantize).
 template <class P, class T>
 constexpr auto plain_encoding_of() noexcept {
     constexpr auto& a = P::value;
     if constexpr (std::is_integral_v<T>) {
         if constexpr (has_attr<P, attr_kind::range>) {
             constexpr auto r = a.template get<attr_kind::range>();
-            static_assert(std::in_range<T>(r.min) && std::in_range<T>(r.max) && !std::cmp_greater(r.min, r.max),
-                          "netser: netser::range(min, max) needs min <= max, both representable in the member's "
-                          "type; widen the type or narrow the range");
-            return range_encoding<T>{static_cast<T>(r.min), static_cast<T>(r.max)};
+            if constexpr (!std::in_range<T>(r.min) || !std::in_range<T>(r.max) || std::cmp_greater(r.min, r.max))
+                return invalid_encoding<P, misuse::range>{};
+            else
+                return range_encoding<T>{static_cast<T>(r.min), static_cast<T>(r.max)};
         } else if constexpr (has_attr<P, attr_kind::bits>) {
             constexpr int n = a.template get<attr_kind::bits>().n;
             constexpr int width = std::numeric_limits<std::make_unsigned_t<T>>::digits;
-            static_assert(n >= 1 && n <= width, "netser: netser::bits(n) needs 1 <= n <= the member type's width");
-            if constexpr (std::is_signed_v<T>) {
+            if constexpr (n < 1 || n > width) {
+                return invalid_encoding<P, misuse::bits>{};
+            } else if constexpr (std::is_signed_v<T>) {
                 constexpr T lo =
                     n == width ? std::numeric_limits<T>::min() : static_cast<T>(-(std::int64_t{1} << (n - 1)));
                 constexpr T hi =
@@ -99,107 +105,231 @@ constexpr auto plain_encoding_of() noexcept {
             return raw_encoding{};
         }
     } else if constexpr (has_attr<P, attr_kind::quantize>) {
-        static_assert(std::is_same_v<T, float>, "netser: netser::quantize applies to float members; use float");
         constexpr quantization q = a.template get<attr_kind::quantize>().params();
-        static_assert(q.valid, "netser: netser::quantize(min, max, resolution) needs finite min < max, "
-                               "resolution > 0 and at most 2^32 steps");
-        return q;
+        if constexpr (!std::is_same_v<T, float>) return invalid_encoding<P, misuse::quantize_type>{};
+        else if constexpr (!q.valid) return invalid_encoding<P, misuse::quantize>{};
+        else return q;
+    } else if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, double>) {
+        return invalid_encoding<P, misuse::long_double>{};
     } else {
-        static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                      "netser: long double has no wire encoding; use float or double");
         return raw_encoding{};
     }
 }
 
-/// The encoding of a value of type T with attributes P. A misuse is one static_assert
-/// here, and invalid_encoding keeps the walks from adding errors of their own.
-template <class P, class T>
-constexpr auto encoding_of() noexcept {
-    using A = pack_of<P>;
-    if constexpr (A::template user_codec_for<T>()) {
-        return user_attribute_encoding<P>{};
-    } else if constexpr (A::has_user() && (std::is_arithmetic_v<T> || std::is_enum_v<T> || is_string<T>)) {
-        static_assert(always_false<T>, "netser: this user attribute has no serialize(stream, value) for the member's "
-                                       "type; give it one, or put it on a member of the type it encodes");
-        return invalid_encoding{};
-    } else if constexpr (std::is_same_v<T, bool>) {
-        static_assert(A::encoding_size == 0, "netser: a bool member takes no encoding attribute (it is always 1 bit)");
-        return bool_encoding{};
-    } else if constexpr (std::is_enum_v<T>) {
-        return enum_encoding_of<P, T>();
-    } else if constexpr (std::is_integral_v<T>) {
-        static_assert(only_kinds<P, attr_kind::range, attr_kind::bits, attr_kind::common>,
-                      "netser: an integer member takes netser::range, netser::bits or netser::common; remove the "
-                      "other attributes");
-        if constexpr (has_attr<P, attr_kind::common>) return common_encoding<P>{};
-        else return plain_encoding_of<P, T>();
-    } else if constexpr (std::is_floating_point_v<T>) {
-        static_assert(only_kinds<P, attr_kind::quantize, attr_kind::common, attr_kind::finite>,
-                      "netser: a float member takes netser::quantize, netser::common or netser::finite; remove the "
-                      "other attributes");
-        if constexpr (has_attr<P, attr_kind::finite>) return finite_encoding<P>{};
-        else if constexpr (has_attr<P, attr_kind::common>) return common_encoding<P>{};
-        else return plain_encoding_of<P, T>();
-    } else if constexpr (has_attr<P, attr_kind::sparse>) {
-        static_assert(is_optional<typename T::value_type>::value,
-                      "netser: netser::sparse applies to std::array<std::optional<T>, N> or "
-                      "std::vector<std::optional<T>> with netser::max_size(N)");
-        static_assert(!is_vector<T>::value || has_attr<P, attr_kind::max_size>,
-                      "netser: std::vector member needs netser::max_size(N)");
-        return sparse_encoding<P>{};
-    } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
-        return array_encoding<P>{};
-    } else if constexpr ((is_string<T> && !has_attr<P, attr_kind::max_length>) ||
-                         ((is_vector<T>::value || is_map<T>::value || is_set<T>::value) &&
-                          !has_attr<P, attr_kind::max_size>)) {
-        // A missing limit gives one error, not a cascade from the code that would use it.
-        static_assert(!is_string<T>, "netser: std::string member needs netser::max_length(N)");
-        static_assert(!is_vector<T>::value, "netser: std::vector member needs netser::max_size(N)");
-        static_assert(is_string<T> || is_vector<T>::value,
-                      "netser: std::map / std::unordered_map / std::set member needs netser::max_size(N)");
-        return invalid_encoding{};
-    } else if constexpr (is_string<T>) {
-        static_assert(only_kinds<P, attr_kind::max_length, attr_kind::raw_bytes>,
-                      "netser: a std::string member takes only netser::max_length and netser::raw_bytes");
-        return text_encoding{P::value.template get<attr_kind::max_length>().n, has_attr<P, attr_kind::raw_bytes>};
-    } else if constexpr (is_vector<T>::value) {
-        using E = typename T::value_type;
-        using EP = without<P, attr_kind::max_size>;
-        constexpr auto element = encoding_of<EP, E>();
-        using EE = std::remove_const_t<decltype(element)>;
-        if constexpr (std::is_same_v<E, bool> || !is_value_encoding<EE>)
-            return vector_encoding<P>{};
-        else
-            return sequence_encoding<EE>{P::value.template get<attr_kind::max_size>().n, min_bits_value<EP, E>(),
-                                         element};
-    } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
-        return optional_encoding<P>{};
-    } else if constexpr (is_variant<T>::value) {
-        static_assert(A::encoding_size == 0, "netser: a std::variant member takes no attribute (its alternatives use their "
-                                    "default encodings); put the attributes on a described struct alternative");
-        return variant_encoding{};
-    } else if constexpr (is_map<T>::value || is_set<T>::value) {
-        return associative_encoding<P>{};
-    } else if constexpr (adl::has_serialize<measure_stream, T>) {
-        return user_type_encoding{};
-    } else if constexpr (described<T>) {
-        // Attributes about the delta only do not change a struct's encoding.
-        if constexpr (A::encoding_size == 0) return struct_encoding<no_attrs>{};
-        else return struct_encoding<P>{};
-    } else if constexpr (std::is_aggregate_v<T>) {
-        if constexpr (A::encoding_size == 0) return aggregate_encoding<no_attrs>{};
-        else return aggregate_encoding<P>{};
-    } else {
-        static_assert(always_false<T>, "netser: no encoding for this type; describe it with NETSER_STRUCT, or give it "
-                                       "an ADL function serialize(Stream&, T&)");
-        return invalid_encoding{};
-    }
+/// E when K is none, else the mistake K (for encodings that are tags).
+template <class P, misuse K, class E>
+using valid_or = std::conditional_t<K == misuse::none, E, invalid_encoding<P, K>>;
+
+/// The mistake in values of type E with attributes P, seen as classify<P, E, Shallow> sees them.
+template <class P, class E, bool Shallow>
+inline constexpr misuse misuse_of = misuse_in<decltype(classify<P, E, shallow_for<Shallow, E>>())>;
+
+/// The first mistake in a list (none when there is none).
+constexpr misuse first_of(std::initializer_list<misuse> ks) noexcept {
+    for (misuse k : ks)
+        if (k != misuse::none) return k;
+    return misuse::none;
+}
+
+template <class P, class C, template <class...> class L, class... D>
+constexpr misuse components_misuse(L<D...>*) noexcept {
+    return first_of(
+        {misuse::none, misuse_of<P, std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>, true>...});
 }
 
 template <class P, class T>
-inline constexpr auto encoding_v = encoding_of<P, T>();
+constexpr misuse fields_misuse() noexcept {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+        return first_of({misuse::none, misuse_of<P, boost::pfr::tuple_element_t<I, T>, true>...});
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+
+template <bool Shallow, class T>
+inline constexpr bool not_looked_into = false;
+template <class T>
+inline constexpr bool not_looked_into<true, T> = opaque_type<T>;
+
+/// How a value of type T with attributes P goes on the wire, or invalid_encoding<P, K>
+/// for its first mistake K. Shallow (NETSER_STRUCT's checks): classes other than the
+/// standard containers are not looked into (unchecked_encoding).
+template <class P, class T, bool Shallow>
+constexpr auto classify() noexcept {
+    using A = pack_of<P>;
+    if constexpr (not_looked_into<Shallow, T>) {
+        return unchecked_encoding{};
+    } else if constexpr (A::template user_codec_for<T>()) {
+        return user_attribute_encoding<P>{};
+    } else if constexpr (missing_header_in<A>) {
+        return invalid_encoding<P, misuse::broken_description>{}; // its own static_assert said which header
+    } else if constexpr (A::has_user() && (std::is_arithmetic_v<T> || std::is_enum_v<T> || is_string<T>)) {
+        return invalid_encoding<P, misuse::user_attribute>{};
+    } else if constexpr (std::is_same_v<T, bool>) {
+        return valid_or<P, A::encoding_size == 0 ? misuse::none : misuse::bool_attribute, bool_encoding>{};
+    } else if constexpr (std::is_enum_v<T>) {
+        return enum_encoding_of<P, T>();
+    } else if constexpr (std::is_integral_v<T>) {
+        if constexpr (!only_kinds<P, attr_kind::range, attr_kind::bits, attr_kind::common>) {
+            return invalid_encoding<P, misuse::integer_attribute>{};
+        } else if constexpr (has_attr<P, attr_kind::common>) {
+            using E = decltype(plain_encoding_of<P, T>());
+            if constexpr (misuse_in<E> != misuse::none) return E{};
+            else if constexpr (!common_fits<T>(P::value.template get<attr_kind::common>()))
+                return invalid_encoding<P, misuse::common>{};
+            else return common_encoding<P>{};
+        } else {
+            return plain_encoding_of<P, T>();
+        }
+    } else if constexpr (std::is_floating_point_v<T>) {
+        if constexpr (!only_kinds<P, attr_kind::quantize, attr_kind::common, attr_kind::finite>) {
+            return invalid_encoding<P, misuse::float_attribute>{};
+        } else if constexpr (has_attr<P, attr_kind::finite> || has_attr<P, attr_kind::common>) {
+            using E = decltype(plain_encoding_of<P, T>());
+            if constexpr (misuse_in<E> != misuse::none) return E{};
+            else if constexpr (has_attr<P, attr_kind::finite>) return finite_encoding<P>{};
+            else return common_encoding<P>{};
+        } else {
+            return plain_encoding_of<P, T>();
+        }
+    } else if constexpr (has_attr<P, attr_kind::sparse>) {
+        if constexpr (!has_optional_elements<T>) {
+            return invalid_encoding<P, misuse::sparse>{};
+        } else if constexpr (is_vector<T>::value && !has_attr<P, attr_kind::max_size>) {
+            return invalid_encoding<P, misuse::vector_max_size>{};
+        } else {
+            using EP = without<P, attr_kind::sparse, attr_kind::max_size>;
+            return valid_or<P, misuse_of<EP, typename T::value_type::value_type, Shallow>, sparse_encoding<P>>{};
+        }
+    } else if constexpr (std::is_array_v<T>) {
+        return valid_or<P, misuse_of<P, std::remove_extent_t<T>, Shallow>, array_encoding<P>>{};
+    } else if constexpr (is_std_array<T>::value) {
+        return valid_or<P, misuse_of<P, typename T::value_type, Shallow>, array_encoding<P>>{};
+    } else if constexpr (is_string<T>) {
+        if constexpr (!has_attr<P, attr_kind::max_length>)
+            return invalid_encoding<P, misuse::string_max_length>{};
+        else if constexpr (!only_kinds<P, attr_kind::max_length, attr_kind::raw_bytes>)
+            return invalid_encoding<P, misuse::string_attribute>{};
+        else
+            return text_encoding{P::value.template get<attr_kind::max_length>().n, has_attr<P, attr_kind::raw_bytes>};
+    } else if constexpr (is_vector<T>::value) {
+        using E = typename T::value_type;
+        using EP = without<P, attr_kind::max_size>;
+        if constexpr (!has_attr<P, attr_kind::max_size>) {
+            return invalid_encoding<P, misuse::vector_max_size>{};
+        } else {
+            constexpr auto element = classify<EP, E, shallow_for<Shallow, E>>();
+            using EE = std::remove_const_t<decltype(element)>;
+            if constexpr (misuse_in<EE> != misuse::none)
+                return invalid_encoding<P, misuse_in<EE>>{};
+            else if constexpr (std::is_same_v<E, bool> || !is_value_encoding<EE>)
+                return vector_encoding<P>{};
+            else
+                return sequence_encoding<EE>{P::value.template get<attr_kind::max_size>().n, min_bits_value<EP, E>(),
+                                             element};
+        }
+    } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
+        using E = std::remove_cvref_t<decltype(*std::declval<T&>())>;
+        return valid_or<P, misuse_of<P, E, Shallow>, optional_encoding<P>>{};
+    } else if constexpr (is_variant<T>::value) {
+        if constexpr (A::encoding_size != 0) {
+            return invalid_encoding<P, misuse::variant_attribute>{};
+        } else {
+            constexpr bool alternatives_ok = []<class... E>(std::variant<E...>*) {
+                return first_of({misuse::none, misuse_of<no_attrs, E, Shallow>...}) == misuse::none;
+            }(static_cast<T*>(nullptr));
+            return valid_or<P, alternatives_ok ? misuse::none : misuse::variant_alternative, variant_encoding>{};
+        }
+    } else if constexpr (is_map<T>::value || is_set<T>::value) {
+        using EP = without<P, attr_kind::max_size>;
+        if constexpr (!has_attr<P, attr_kind::max_size>)
+            return invalid_encoding<P, misuse::map_max_size>{};
+        else if constexpr (is_map<T>::value) // keys take no attribute; values take the map's
+            return valid_or<P,
+                            first_of({misuse_of<no_attrs, typename T::key_type, Shallow>,
+                                      misuse_of<EP, typename T::mapped_type, Shallow>}),
+                            associative_encoding<P>>{};
+        else
+            return valid_or<P, misuse_of<EP, typename T::key_type, Shallow>, associative_encoding<P>>{};
+    } else if constexpr (std::is_class_v<T> && adl::has_serialize<measure_stream, T>) {
+        return user_type_encoding{};
+    } else if constexpr (described<T>) {
+        // Attributes about the delta only do not change a struct's encoding; the others
+        // apply to its members.
+        if constexpr (A::encoding_size == 0)
+            return struct_encoding<no_attrs>{};
+        else
+            return valid_or<P, components_misuse<P, T>(static_cast<described_members<T>*>(nullptr)),
+                            struct_encoding<P>>{};
+    } else if constexpr (marked<T>) {
+        return invalid_encoding<P, misuse::broken_description>{}; // the compiler reported the attribute
+    } else if constexpr (std::is_aggregate_v<T>) {
+        // Fields take the aggregate's attributes; with none, a field with no default
+        // encoding needs a description.
+        if constexpr (A::encoding_size == 0)
+            return valid_or<P, fields_misuse<no_attrs, T>() == misuse::none ? misuse::none : misuse::plain_aggregate,
+                            aggregate_encoding<no_attrs>>{};
+        else
+            return valid_or<P, fields_misuse<P, T>(), aggregate_encoding<P>>{};
+    } else {
+        return invalid_encoding<P, misuse::no_encoding>{};
+    }
+}
+
+/// The encoding of a value of type T with attributes P: classify<P, T>, looking into
+/// everything.
+template <class P, class T>
+constexpr auto encoding_of() noexcept {
+    return classify<P, T, false>();
+}
+
+template <class P, class T>
+inline constexpr auto encoding_v = classify<P, T, false>();
 
 template <class P, class T>
 using encoding_t = std::remove_const_t<decltype(encoding_v<P, T>)>;
+
+template <class C, std::size_t I>
+constexpr misuse member_misuse_at() noexcept {
+    if constexpr (!described<C>) {
+        return misuse::none;
+    } else {
+        using P = member_attrs<C, I>;
+        using M = member_type<C, I>;
+        if constexpr (has_attr<P, attr_kind::skip>) {
+            return misuse::none;
+        } else {
+            if constexpr (has_attr<P, attr_kind::only_if>) {
+                constexpr auto flag = P::value.template get<attr_kind::only_if>().flag;
+                constexpr std::size_t at = flag == nullptr ? 0 : flag_index<C>(flag);
+                if (flag == nullptr || (at >= I && at < boost::mp11::mp_size<described_members<C>>::value))
+                    return misuse::only_if;
+            }
+            if constexpr (has_attr<P, attr_kind::delta_ladder>)
+                if (!P::value.template get<attr_kind::delta_ladder>().ladder.valid()) return misuse::delta_ladder;
+            return misuse_in<decltype(classify<value_provider<P>, M, holds_opaque<M>>())>;
+        }
+    }
+}
+
+// Whether NETSER_STRUCT named mistake K found in P: P holds a member's attributes, and
+// its checks saw the mistake (they see all of a member without classes in it, and else
+// what is outside them).
+template <class P, misuse K>
+constexpr bool reported_by_macro() noexcept {
+    using M = provider_member<P>;
+    if constexpr (K == misuse::broken_description) {
+        return true; // the compiler, or an attribute's own static_assert
+    } else if constexpr (std::is_void_v<typename M::owner>) {
+        return false;
+    } else {
+        using C = typename M::owner;
+        return !holds_opaque<member_type<C, M::index>> || member_misuse_at<C, M::index>() != misuse::none;
+    }
+}
+
+template <class P, misuse K>
+constexpr bool report_misuse() noexcept {
+    if constexpr (!reported_by_macro<P, K>()) report_unnamed<K>();
+    return true;
+}
 
 } // namespace netser::detail

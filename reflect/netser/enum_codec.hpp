@@ -1,6 +1,7 @@
 #pragma once
 
 #include <netser/attributes.hpp>
+#include <netser/detail/misuse.hpp>
 #include <netser/primitives.hpp>
 #include <netser/value_codes.hpp>
 
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 // Enums as fixed-width codes, like integers (so they join packed runs and deltas).
 // Described enums: (v - smallest enumerator) in bits_required(smallest, largest) bits;
@@ -133,28 +135,27 @@ NETSER_INLINE errc from_code(std::uint64_t code, E& v, const enum_as_encoding<E,
     return c;
 }
 
-// The encoding of an enum member with attributes P.
+// The encoding of an enum member with attributes P, or their mistake.
 template <class P, class E>
 constexpr auto enum_encoding_of() noexcept {
     using U = std::underlying_type_t<E>;
     if constexpr (is_described_enum<E>) {
-        static_assert(pack_of<P>::encoding_size == 0,
-                      "netser: a described enum member takes no encoding attribute (its enumerators set its bits)");
-        return described_enum_encoding<E>{};
+        if constexpr (pack_of<P>::encoding_size != 0) return invalid_encoding<P, misuse::enum_attribute>{};
+        else return described_enum_encoding<E>{};
     } else if constexpr (has_attr<P, attr_kind::range>) {
         constexpr auto r = P::value.template get<attr_kind::range>();
-        static_assert(std::in_range<U>(r.min) && std::in_range<U>(r.max) && !std::cmp_greater(r.min, r.max),
-                      "netser: netser::range(min, max) needs min <= max, both representable in the enum's "
-                      "underlying type");
-        return enum_as_encoding<E, range_encoding<U>>{{static_cast<U>(r.min), static_cast<U>(r.max)}};
-    } else {
-        static_assert(has_attr<P, attr_kind::bits>,
-                      "netser: this enum is not described; use BOOST_DEFINE_ENUM_CLASS / BOOST_DESCRIBE_ENUM, "
-                      "or give the member netser::range or netser::bits");
+        if constexpr (!std::in_range<U>(r.min) || !std::in_range<U>(r.max) || std::cmp_greater(r.min, r.max))
+            return invalid_encoding<P, misuse::range>{};
+        else
+            return enum_as_encoding<E, range_encoding<U>>{{static_cast<U>(r.min), static_cast<U>(r.max)}};
+    } else if constexpr (has_attr<P, attr_kind::bits>) {
         constexpr int n = P::value.template get<attr_kind::bits>().n;
-        static_assert(n >= 1 && n <= std::numeric_limits<std::make_unsigned_t<U>>::digits,
-                      "netser: netser::bits(n) needs 1 <= n <= the enum's width");
-        return enum_as_encoding<E, bits_encoding>{{n}};
+        if constexpr (n < 1 || n > std::numeric_limits<std::make_unsigned_t<U>>::digits)
+            return invalid_encoding<P, misuse::bits>{};
+        else
+            return enum_as_encoding<E, bits_encoding>{{n}};
+    } else {
+        return invalid_encoding<P, misuse::enum_undescribed>{};
     }
 }
 

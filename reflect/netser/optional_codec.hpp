@@ -1,6 +1,7 @@
 #pragma once
 
 #include <netser/bits_required.hpp>
+#include <netser/description.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/encoding.hpp>
 #include <netser/primitives.hpp>
@@ -36,6 +37,30 @@ bool apply_encoding(S& s, T& v, optional_encoding<P>) {
     return serialize_value<P>(s, *v);
 }
 
+// A variant's index, as a profile's own row ("command.index()").
+template <stream S>
+bool process_variant_index(S& s, std::uint64_t& index, int bits) {
+    if constexpr (profiling_stream<S>) {
+        s.enter_index();
+        const bool ok = s.process_bits(index, bits);
+        s.leave();
+        return ok;
+    } else {
+        return s.process_bits(index, bits);
+    }
+}
+
+// An alternative, named by its type in the error path and the profile ("command<Move>").
+template <stream S, class A, class F>
+bool with_alternative_name(S& s, F&& f) {
+    if constexpr (profiling_stream<S>) s.enter_alternative(value_name<A>());
+    const bool ok = f();
+    if constexpr (profiling_stream<S>) s.leave();
+    if (ok) [[likely]] return true;
+    s.error().prepend_alternative(value_name<A>());
+    return false;
+}
+
 // The index in bits_required(0, N - 1) bits, then the alternative (default encodings).
 template <stream S, class... E>
 bool apply_encoding(S& s, std::variant<E...>& v, variant_encoding) {
@@ -44,14 +69,18 @@ bool apply_encoding(S& s, std::variant<E...>& v, variant_encoding) {
     std::uint64_t index = v.index();
     if constexpr (!S::is_reading)
         if (v.valueless_by_exception()) [[unlikely]] return s.fail(errc::invalid_value, at);
-    if (!s.process_bits(index, bits_required_for_span(n - 1))) return false;
+    if (!process_variant_index(s, index, bits_required_for_span(n - 1))) return false;
     if constexpr (S::is_reading) {
         if (index >= n) [[unlikely]] return s.fail(errc::invalid_value, at);
         [&]<std::size_t... I>(std::index_sequence<I...>) {
             (void)((index == I ? (v.template emplace<I>(), true) : false) || ...);
         }(std::index_sequence_for<E...>{});
     }
-    return std::visit([&](auto& alternative) { return serialize_value<no_attrs>(s, alternative); }, v);
+    return std::visit(
+        [&]<class A>(A& alternative) {
+            return with_alternative_name<S, A>(s, [&] { return serialize_value<no_attrs>(s, alternative); });
+        },
+        v);
 }
 
 // ---- delta --------------------------------------------------------------------------
@@ -104,15 +133,19 @@ bool apply_delta(S& s, std::variant<E...>& v, const std::variant<E...>& b, varia
     std::uint64_t index = v.index();
     if constexpr (!S::is_reading)
         if (v.valueless_by_exception()) [[unlikely]] return s.fail(errc::invalid_value, at);
-    if (!s.process_bits(index, bits_required_for_span(n - 1))) return false;
+    if (!process_variant_index(s, index, bits_required_for_span(n - 1))) return false;
     if constexpr (S::is_reading) {
         if (index >= n) [[unlikely]] return s.fail(errc::invalid_value, at);
     }
     return with_alternative<E...>(static_cast<std::size_t>(index), [&](auto i) {
         if constexpr (S::is_reading) v.template emplace<decltype(i)::value>();
         auto& alternative = std::get<decltype(i)::value>(v);
-        if (b.index() == decltype(i)::value) return delta_body<no_attrs>(s, alternative, std::get<decltype(i)::value>(b));
-        return serialize_value<no_attrs>(s, alternative);
+        using A = std::remove_cvref_t<decltype(alternative)>;
+        return with_alternative_name<S, A>(s, [&] {
+            if (b.index() == decltype(i)::value)
+                return delta_body<no_attrs>(s, alternative, std::get<decltype(i)::value>(b));
+            return serialize_value<no_attrs>(s, alternative);
+        });
     });
 }
 

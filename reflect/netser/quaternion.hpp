@@ -1,6 +1,7 @@
 #pragma once
 
 #include <netser/bits_required.hpp>
+#include <netser/detail/attribute_hints.hpp>
 #include <netser/detail/config.hpp>
 #include <netser/difference_ladder.hpp>
 #include <netser/detail/float_math.hpp>
@@ -551,12 +552,13 @@ NETSER_INLINE unit_quaternion_fields unit_quaternion_write(const std::array<floa
 /// (changed) and, when changed, its difference from the baseline's code through `ladder`
 /// (the codes' range [0, max_int]); otherwise 0 and the plain encoding. The baseline's
 /// codes are those it encodes to, which for a decoded rotation are the ones it came from.
-struct smallest_three {
+template <>
+struct detail::smallest_three_attr<void> { // netser::smallest_three
     int bits;
     difference_ladder ladder = default_difference_ladder; ///< for the delta of a changed code
 
-    constexpr explicit smallest_three(int bits_per_component,
-                                      difference_ladder delta_ladder = default_difference_ladder) noexcept
+    constexpr explicit smallest_three_attr(int bits_per_component,
+                                           difference_ladder delta_ladder = default_difference_ladder) noexcept
         : bits(bits_per_component), ladder(delta_ladder) {}
 
     static constexpr float bound = 0.70710678f;
@@ -653,10 +655,11 @@ struct smallest_three {
 /// code, the writer sends a fixed point instead, so a decoded rotation re-encodes to the
 /// same bits. 3 * bits + 1 bits. A non-finite component fails the write with
 /// invalid_value; code 2^bits - 1 fails the read with out_of_range.
-struct unit_quaternion {
+template <>
+struct detail::unit_quaternion_attr<void> { // netser::unit_quaternion
     int bits;
 
-    constexpr explicit unit_quaternion(int bits_per_component) noexcept : bits(bits_per_component) {}
+    constexpr explicit unit_quaternion_attr(int bits_per_component) noexcept : bits(bits_per_component) {}
 
     constexpr quantization params() const noexcept { return quantization::centered_bits(1.f, bits); }
     constexpr std::size_t max_bits() const noexcept { return 3 * static_cast<std::size_t>(bits) + 1; }

@@ -16,8 +16,9 @@ namespace detail {
 
 template <class T>
 constexpr std::string_view root_name() noexcept {
-    if constexpr (described<T>) return description_of<T>.name;
-    else return type_name<T>();
+    // The alternative follows: "std::variant<Join>.level".
+    if constexpr (is_variant<T>::value) return "std::variant";
+    else return value_name<T>();
 }
 
 // The top of a failed serialize: the root of the member path, which then stays as it is
@@ -66,6 +67,7 @@ struct serialize_fn {
     NETSER_INLINE bool operator()(S& s, T& obj) const {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
         using U = std::remove_const_t<T>;
+        [[maybe_unused]] constexpr bool checked = members_checked<U>(); // a mistake: one short error
         auto& target = const_cast<U&>(obj); // writers only read through it
         if constexpr (inline_root<S, U>()) {
             if (serialize_struct_body<no_attrs>(s, target, described_bases<U>{}, member_indices<U>{})) [[likely]]

@@ -37,26 +37,11 @@ void reset_to_default(M& m) {
     }
 }
 
-// Index of the described member of C that `flag` points to (N when it is not one).
-template <class C, class F>
-constexpr std::size_t member_index_of(F flag) noexcept {
-    std::size_t index = boost::mp11::mp_size<described_members<C>>::value, i = 0;
-    boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
-        if constexpr (std::is_same_v<std::remove_const_t<decltype(d.pointer)>, F>)
-            if (d.pointer == flag) index = i;
-        ++i;
-    });
-    return index;
-}
-
-// The only_if flag of member I of C: a bool member listed before it (or a base's).
+// The only_if flag of member I of C: a bool member listed before it (or a base's;
+// NETSER_STRUCT reports any other by name).
 template <class C, std::size_t I>
 constexpr auto only_if_flag() noexcept {
-    constexpr auto flag = member_attrs<C, I>::value.template get<attr_kind::only_if>().flag;
-    static_assert(member_index_of<C>(flag) < I ||
-                      member_index_of<C>(flag) == boost::mp11::mp_size<described_members<C>>::value,
-                  "netser: netser::only_if(&T::flag) must name a bool member listed before this one");
-    return flag;
+    return member_attrs<C, I>::value.template get<attr_kind::only_if>().flag;
 }
 
 // A member's value's own attributes, once only_if and check are handled (a new provider

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/detail/attribute_hints.hpp>
 #include <netser/detail/float_math.hpp>
 #include <netser/quantization.hpp>
 #include <netser/quaternion.hpp>
@@ -39,10 +40,11 @@ inline float sign_not_zero(float v) noexcept { return v < 0.f ? -1.f : 1.f; }
 /// error is nearly uniform over the sphere (docs/game_encodings.md gives the measured
 /// bound). 2 * bits bits. A zero, infinite or NaN vector fails the write with
 /// invalid_value; code 2^bits - 1 fails the read with out_of_range.
-struct unit_vector {
+template <>
+struct detail::unit_vector_attr<void> { // netser::unit_vector
     int bits;
 
-    constexpr explicit unit_vector(int bits_per_component) noexcept : bits(bits_per_component) {}
+    constexpr explicit unit_vector_attr(int bits_per_component) noexcept : bits(bits_per_component) {}
 
     constexpr quantization params() const noexcept { return quantization::centered_bits(1.f, bits); }
     constexpr std::size_t max_bits() const noexcept { return 2 * static_cast<std::size_t>(bits); }

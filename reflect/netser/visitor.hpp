@@ -21,9 +21,10 @@ namespace netser::detail {
 template <class P, stream S, class T>
 NETSER_INLINE bool serialize_value(S& s, T& v);
 
-/// A misuse, already reported by the static_assert of encoding_of.
-template <stream S, class T>
-bool apply_encoding(S&, T&, invalid_encoding) noexcept {
+/// A mistake (reported here unless NETSER_STRUCT named it): no code, no other error.
+template <stream S, class T, class P, misuse K>
+bool apply_encoding(S&, T&, invalid_encoding<P, K>) noexcept {
+    report_misuse<P, K>();
     return false;
 }
 
@@ -71,25 +72,31 @@ constexpr bit_bounds worst_of(bit_bounds a, bit_bounds b) noexcept {
     return {0, a.max > b.max ? a.max : b.max, a.bounded && b.bounded};
 }
 
-template <class T>
-constexpr bit_bounds delta_bounds(invalid_encoding, const delta_params&) noexcept {
+template <class T, class P, misuse K>
+constexpr bit_bounds delta_bounds(invalid_encoding<P, K>, const delta_params&) noexcept {
+    report_misuse<P, K>();
     return {};
 }
-template <stream S, class T>
-bool apply_delta(S&, T&, const T&, invalid_encoding, const delta_params&) noexcept {
+template <stream S, class T, class P, misuse K>
+bool apply_delta(S&, T&, const T&, invalid_encoding<P, K>, const delta_params&) noexcept {
+    report_misuse<P, K>();
     return false;
 }
-template <class T>
-bool same_encoded(const T&, const T&, invalid_encoding) noexcept {
+template <class T, class P, misuse K>
+bool same_encoded(const T&, const T&, invalid_encoding<P, K>) noexcept {
+    report_misuse<P, K>();
     return false;
 }
 
 // A stream that wants to know where its bits go (profile_stream) is told when each
-// member and element starts and ends; other streams pay nothing.
+// member, element, variant alternative and variant index starts and ends; other
+// streams pay nothing.
 template <class S>
 concept profiling_stream = requires(S& s, std::string_view name) {
     s.enter_member(name);
     s.enter_element();
+    s.enter_alternative(name);
+    s.enter_index();
     s.leave();
 };
 

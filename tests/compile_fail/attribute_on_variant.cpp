@@ -1,4 +1,4 @@
-// expect: netser: a std::variant member takes no attribute
+// expect: netser: Event\.payload: a std::variant member takes no attribute
 // The alternatives use their default encodings; the range would be silently ignored.
 // Fix: write the member bare, or make the alternative a described struct with a range.
 #include <netser/netser.hpp>

@@ -1,4 +1,4 @@
-// expect: netser: std::map / std::unordered_map / std::set member needs netser::max_size\(N\)
+// expect: netser: Table\.scores: std::map / std::unordered_map / std::set member needs netser::max_size\(N\)
 // Fix: (scores, netser::max_size(32)).
 #include <netser/netser.hpp>
 

@@ -1,4 +1,4 @@
-// expect: netser: netser::only_if\(&T::flag\) must name a bool member listed before this one
+// expect: netser: Mover\.vx: netser::only_if\(&T::flag\) must name a bool member listed before this one
 // The reader must know the flag before it meets the member. Fix: list moving before vx.
 #include <netser/netser.hpp>
 

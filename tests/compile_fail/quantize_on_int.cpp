@@ -1,4 +1,4 @@
-// expect: netser: an integer member takes netser::range, netser::bits or netser::common
+// expect: netser: Score\.points: an integer member takes netser::range, netser::bits or netser::common
 // quantize is about floats. Fix: netser::range(0, 100) on the int, or make it a float.
 #include <netser/netser.hpp>
 

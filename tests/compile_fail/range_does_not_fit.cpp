@@ -1,4 +1,4 @@
-// expect: netser: netser::range\(min, max\) needs min <= max, both representable in the member's type
+// expect: netser: Health\.hp: netser::range\(min, max\) needs min <= max, both representable in the member's type
 // 300 does not fit a std::uint8_t. Fix: netser::range(0, 255), or a wider member.
 #include <netser/netser.hpp>
 

@@ -1,4 +1,4 @@
-// expect: netser: a bool member takes no encoding attribute
+// expect: netser: Door\.open: a bool member takes no encoding attribute
 // A bool is always 1 bit. Fix: write the member bare.
 #include <netser/netser.hpp>
 

@@ -1,4 +1,4 @@
-// expect: netser: std::string member needs netser::max_length\(N\)
+// expect: netser: Profile\.name: std::string member needs netser::max_length\(N\)
 // Fix: (name, netser::max_length(16)).
 #include <netser/netser.hpp>
 

@@ -1,4 +1,4 @@
-// expect: netser: std::vector member needs netser::max_size\(N\)
+// expect: netser: Inventory\.items: std::vector member needs netser::max_size\(N\)
 // A count with no limit would let a hostile packet allocate without bound.
 // Fix: (items, netser::max_size(16)).
 #include <netser/netser.hpp>

@@ -52,6 +52,31 @@ TEST_CASE("nested indices and members join without extra separators", "[error]")
     CHECK(f.path() == "Snapshot.players[12][0].position.x");
 }
 
+TEST_CASE("a variant's alternative joins as <Name>, between the variant and the alternative's members", "[error]") {
+    netser::error e;
+    e.prepend_member("dx");
+    e.prepend_alternative("Move");
+    CHECK(e.path() == "<Move>.dx");
+    e.prepend_member("command");
+    CHECK(e.path() == "command<Move>.dx");
+    e.prepend_index(2);
+    e.prepend_member("orders");
+    e.prepend_member("Envelope");
+    CHECK(e.path() == "Envelope.orders[2].command<Move>.dx");
+
+    // An alternative that fails as a whole (no member inside), and one inside an element.
+    netser::error f;
+    f.prepend_alternative("unsigned char");
+    f.prepend_member("value");
+    CHECK(f.path() == "value<unsigned char>");
+    netser::error g;
+    g.prepend_member("text");
+    g.prepend_alternative("Chat");
+    g.prepend_index(1);
+    g.prepend_member("queue");
+    CHECK(g.path() == "queue[1]<Chat>.text");
+}
+
 TEST_CASE("indices print in decimal, from 0 to the largest size_t", "[error]") {
     netser::error e;
     e.prepend_index(0);
@@ -69,6 +94,15 @@ TEST_CASE("prepend_raw puts text verbatim in front of the path", "[error]") {
     e.prepend_member("health");
     e.prepend_raw("<Player>");
     CHECK(e.path() == "<Player>health");
+}
+
+TEST_CASE("an alternative's name that does not fit is cut like a member's", "[error]") {
+    netser::error e;
+    e.prepend_member("leaf");
+    e.prepend_alternative(std::string(netser::error::path_capacity, 'A'));
+    CHECK(e.path() == "...leaf");
+    e.prepend_member("outer"); // sealed once cut
+    CHECK(e.path() == "...leaf");
 }
 
 TEST_CASE("a path longer than the buffer keeps its innermost part behind a leading ...", "[error]") {

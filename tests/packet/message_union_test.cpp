@@ -127,7 +127,7 @@ TEST_CASE("a forged index past the end fails with invalid_value", "[union][hosti
         const netser::error e = read_exact(packet, got);
         CHECK(e.code == netser::errc::invalid_value);
         CHECK(e.bit == 32);
-        CHECK(e.path().starts_with("std::variant<")); // the root is the type's name as the compiler spells it
+        CHECK(e.path() == "std::variant"); // a top-level variant's root; a bad index names no alternative
     }
     // Message5: 5 alternatives in 3 bits: 5, 6 and 7 are past the end.
     for (std::uint64_t index = 5; index < 8; ++index) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <variant>
 #include <vector>
 
 using netser::errc;
@@ -48,6 +49,18 @@ NETSER_STRUCT(Level0, the_outermost_member_with_a_long_name_as_well)
 Squad three_units() {
     return Squad{7, {Unit{10, true}, Unit{20, false}, Unit{30, true}}};
 }
+
+// Messages as a variant: the alternative a failure is in reads like a message type.
+struct Move {
+    std::int8_t dx = 0;
+};
+NETSER_STRUCT(Move, (dx, netser::range(-5, 5)))
+using Order = std::variant<std::monostate, Move, Squad>;
+struct Orders {
+    std::vector<Order> list;
+    Order urgent;
+};
+NETSER_STRUCT(Orders, (list, netser::max_size(4)), urgent)
 
 } // namespace error_path_test
 
@@ -107,6 +120,45 @@ TEST_CASE("paths go through vectors, maps, optionals and nested structs", "[erro
     bad = a;
     bad.guard->units[2].hull = 200;
     CHECK(write_error(bad).path() == "Army.guard.units[2].hull");
+}
+
+TEST_CASE("a failure inside a variant names the alternative by its described name", "[errors][variant]") {
+    Orders o;
+    o.list = {Move{1}, Squad{}, Move{2}};
+    o.urgent = Move{3};
+    REQUIRE(write(o).bits == 3 + (2 + 4) + (2 + 8 + 3) + (2 + 4) + (2 + 4));
+
+    Orders bad = o;
+    bad.urgent = Move{9}; // dx in [-5, 5]
+    CHECK(write_error(bad).path() == "Orders.urgent<Move>.dx");
+    bad = o;
+    bad.list[2] = Move{-6};
+    CHECK(write_error(bad).path() == "Orders.list[2]<Move>.dx");
+    bad = o;
+    Squad squad = three_units();
+    squad.units[1].hull = 101;
+    bad.list[1] = squad;
+    CHECK(write_error(bad).path() == "Orders.list[1]<Squad>.units[1].hull");
+
+    // A reader's failure: count 1 (3 bits), index 1 = Move (2 bits), dx code 11 (4 bits).
+    reference_writer forged;
+    forged.put(1, 3);  // one order
+    forged.put(1, 2);  // Move
+    forged.put(11, 4); // dx code 11: above the range's 10
+    Orders r;
+    CHECK(failure_of(read_forged(forged, r)) == fail(errc::out_of_range, 5, "Orders.list[0]<Move>.dx"));
+
+    // A top-level variant: the root is std::variant, the alternative follows.
+    const Order top = Move{7};
+    CHECK(write_error(top).path() == "std::variant<Move>.dx");
+    // The delta of a variant names the alternative too.
+    Orders base = o;
+    Orders changed = o;
+    changed.urgent = Move{8};
+    std::array<std::byte, 64> delta_buffer{};
+    netser::write_stream d(delta_buffer);
+    CHECK_FALSE(netser::serialize_delta(d, changed, base));
+    CHECK(d.error().path() == "Orders.urgent<Move>.dx");
 }
 
 TEST_CASE("a path longer than the error's buffer keeps its innermost part", "[errors]") {

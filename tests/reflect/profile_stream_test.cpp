@@ -4,6 +4,7 @@
 #include "reflect/test_types.hpp"
 
 #include <sstream>
+#include <variant>
 
 namespace profile_test {
 
@@ -25,6 +26,28 @@ NETSER_STRUCT(Scene, frame, (cubes, netser::max_size(7)), (label, netser::max_le
 // A: 8 + (3 + 2 * 19) + (2 + 5 padding) = 56 bits. B: 8 + 3 + (2 + 3 padding + 16) = 32 bits.
 Scene scene_a() { return {1, {Cube{1.f, 2.f, true}, Cube{-3.f, 4.f, false}}, ""}; }
 Scene scene_b() { return {2, {}, "ab"}; }
+
+// A message union: an index in 2 bits, then the alternative.
+struct Move {
+    std::int16_t dx = 0, dy = 0; // 16 bits each
+};
+NETSER_STRUCT(Move, dx, dy)
+struct Chat {
+    std::string text; // length in 3 bits (max 7), align, bytes
+};
+NETSER_STRUCT(Chat, (text, netser::max_length(7)))
+using Body = std::variant<std::monostate, Move, Chat>;
+struct Packet {
+    std::uint8_t seq = 0; // 8 bits
+    Body body;
+};
+NETSER_STRUCT(Packet, seq, body)
+
+// A name longer than the table's first column used to be.
+struct AMessageWithAVeryLongNameThatDoesNotFitTheDefaultFirstColumnOfTheTable {
+    std::uint8_t kind = 0;
+};
+NETSER_STRUCT(AMessageWithAVeryLongNameThatDoesNotFitTheDefaultFirstColumnOfTheTable, kind)
 
 const netser::profile_row* find(const std::vector<netser::profile_row>& rows, std::string_view path) {
     for (const auto& r : rows)
@@ -120,6 +143,109 @@ TEST_CASE("profile_stream refuses what a write refuses, and prints its table and
     CHECK(svg.str().find("a &lt;title&gt; &amp; more") != std::string::npos);
     CHECK(svg.str().find(">at_rest<") != std::string::npos);
     CHECK(svg.str().find("</svg>") != std::string::npos);
+}
+
+TEST_CASE("profile_stream counts a variant's index and each alternative in rows of their own", "[profile][variant]") {
+    // A: 8 + 2 + Move (16 + 16) = 42 bits. B: 8 + 2 + Chat (3 + 3 padding + 16) = 32 bits.
+    // C: 8 + 2 + monostate (nothing) = 10 bits.
+    const Packet a{1, Move{1, 2}}, b{2, Chat{"hi"}}, c{3, std::monostate{}};
+    REQUIRE(write(a).bits == 42);
+    REQUIRE(write(b).bits == 32);
+    REQUIRE(write(c).bits == 10);
+
+    netser::profile_stream p;
+    REQUIRE(p.profile(a));
+    REQUIRE(p.profile(b));
+    REQUIRE(p.profile(c));
+    const auto rows = p.rows();
+
+    struct expected {
+        const char* path;
+        const char* label;
+        int depth;
+        double sum; // over the three packets
+        std::size_t min, max;
+    };
+    // The alternatives are children of the variant, apart from each other (a packet
+    // that holds another alternative counts 0 bits in them), after the index.
+    const expected want[] = {
+        {"Packet", "Packet", 0, 84, 10, 42},
+        {"Packet.seq", "seq", 1, 24, 8, 8},
+        {"Packet.body", "body", 1, 60, 2, 34},
+        {"Packet.body.index()", "index()", 2, 6, 2, 2},
+        {"Packet.body<Move>", "<Move>", 2, 32, 0, 32},
+        {"Packet.body<Move>.dx", "dx", 3, 16, 0, 16},
+        {"Packet.body<Move>.dy", "dy", 3, 16, 0, 16},
+        {"Packet.body<Chat>", "<Chat>", 2, 22, 0, 22},
+        {"Packet.body<Chat>.text", "text", 3, 22, 0, 22},
+        {"Packet.body<std::monostate>", "<std::monostate>", 2, 0, 0, 0},
+    };
+    REQUIRE(rows.size() == std::size(want));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        INFO("row " << i << ": " << rows[i].path);
+        CHECK(rows[i].path == want[i].path);
+        CHECK(rows[i].label == want[i].label);
+        CHECK(rows[i].depth == want[i].depth);
+        CHECK(rows[i].mean == Approx(want[i].sum / 3));
+        CHECK(rows[i].min == want[i].min);
+        CHECK(rows[i].max == want[i].max);
+    }
+
+    std::ostringstream table;
+    p.print_table(table);
+    CHECK(table.str().find("\n    index() ") != std::string::npos);
+    CHECK(table.str().find("\n    <Move> ") != std::string::npos);
+    CHECK(table.str().find("\n      dx ") != std::string::npos);
+
+    // A top-level variant: its root is std::variant.
+    netser::profile_stream q;
+    REQUIRE(q.profile(Body{Move{}}));
+    const auto top = q.rows();
+    REQUIRE(top.size() == 5);
+    CHECK(top[0].path == "std::variant");
+    CHECK(top[0].mean == 34);
+    CHECK(top[1].path == "std::variant.index()");
+    CHECK(top[1].mean == 2);
+    CHECK(top[2].path == "std::variant<Move>");
+    CHECK(top[2].mean == 32);
+    CHECK(top[3].path == "std::variant<Move>.dx");
+}
+
+TEST_CASE("profile_stream's delta profile names the alternatives too", "[profile][variant]") {
+    netser::profile_stream p;
+    const Packet base{1, Move{1, 2}};
+    REQUIRE(p.profile_delta(Packet{1, Move{1, 3}}, base));
+    const auto rows = p.rows();
+    CHECK(find(rows, "Packet.body.index()") != nullptr);
+    CHECK(find(rows, "Packet.body<Move>.dy") != nullptr);
+    CHECK(find(rows, "Packet.body.dy") == nullptr);
+}
+
+TEST_CASE("a root name longer than the first column keeps the table's columns aligned", "[profile]") {
+    using Long = AMessageWithAVeryLongNameThatDoesNotFitTheDefaultFirstColumnOfTheTable;
+    netser::profile_stream p;
+    REQUIRE(p.profile(Long{}));
+    std::ostringstream table, svg;
+    p.print_table(table);
+    std::istringstream lines(table.str());
+    std::string header, line;
+    REQUIRE(std::getline(lines, header));
+    // Every line as wide as the header: the numbers stay under their titles.
+    int n = 0;
+    while (std::getline(lines, line)) {
+        INFO(line);
+        CHECK(line.size() == header.size());
+        ++n;
+    }
+    CHECK(n == 2);
+    CHECK(header.find("mean bits") > std::string_view("AMessageWithAVeryLongNameThatDoesNotFitTheDefaultFirstColumnOfTheTable").size());
+
+    // The chart's bars start after the longest label (12 px monospace: about 7 px a character).
+    p.write_svg(svg);
+    const auto at = svg.str().find("<rect x=\"");
+    REQUIRE(at != std::string::npos);
+    const int x = std::stoi(svg.str().substr(at + 9));
+    CHECK(x >= 10 + 7 * 70);
 }
 
 } // namespace profile_test

@@ -66,7 +66,7 @@ TEST_CASE("a variant rejects an index past its last alternative", "[variant][hos
     Event e;
     CHECK(failure_of(read_hex("03 00", e)) == fail(errc::invalid_value, 0, "Event.v"));
     // A bad code inside the alternative: Sparse code 1 is a gap.
-    CHECK(failure_of(read_hex("06", e)) == fail(errc::invalid_value, 2, "Event.v"));
+    CHECK(failure_of(read_hex("06", e)) == fail(errc::invalid_value, 2, "Event.v<reflect_test::Sparse>"));
     for (std::uint64_t index = 5; index < 8; ++index) {
         reference_writer forged;
         forged.put(1, 1);
@@ -94,15 +94,16 @@ TEST_CASE("variants of described structs round-trip every alternative", "[varian
     }
 }
 
-TEST_CASE("an alternative's own failure keeps the member path of the variant", "[variant][hostile]") {
+TEST_CASE("an alternative's own failure names the variant and the alternative", "[variant][hostile]") {
     Envelope env;
     reference_writer forged;
     forged.put(0, 1);
     forged.put(3, 3);   // Unit
     forged.put(127, 7); // hull 127 > 100
     forged.put(0, 1);
-    CHECK(failure_of(read_forged(forged, env)) == fail(errc::out_of_range, 4, "Envelope.command.hull"));
-    CHECK(failure_of(write_error(Envelope{false, Chat{"too long!"}})) == fail(errc::too_large, 4, "Envelope.command.text"));
+    CHECK(failure_of(read_forged(forged, env)) == fail(errc::out_of_range, 4, "Envelope.command<Unit>.hull"));
+    CHECK(failure_of(write_error(Envelope{false, Chat{"too long!"}})) ==
+          fail(errc::too_large, 4, "Envelope.command<Chat>.text"));
 }
 
 TEST_CASE("a top-level std::variant is serialized like a member", "[variant]") {
@@ -120,8 +121,8 @@ TEST_CASE("a top-level std::variant is serialized like a member", "[variant]") {
     const netser::error e = read_bytes(bytes, t);
     CHECK(e.code == errc::invalid_value);
     CHECK(e.bit == 0);
-    // The root of the path is the type's name as the compiler spells it.
-    CHECK(e.path().starts_with("std::variant<"));
+    // A top-level variant's root is "std::variant"; a bad index names no alternative.
+    CHECK(e.path() == "std::variant");
 }
 
 TEST_CASE("a variant round-trips random alternatives", "[variant]") {

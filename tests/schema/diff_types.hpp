@@ -104,16 +104,16 @@ struct Quat {
 struct Pos {
     std::uint8_t hp = 0;       // now before x
     std::int32_t x = 0;
+    bool alive = false;        // name removed; now before heading, whose only_if flag it is
     float heading = 0;
     std::vector<std::uint16_t> items;
-    bool alive = false;        // name removed
     Weapon weapon = Weapon::none;
     Quat rotation;
     std::uint16_t score = 0;   // added
 };
-NETSER_STRUCT(Pos, (hp, netser::range(0, 100)), (x, netser::range(-100, 100)),
+NETSER_STRUCT(Pos, (hp, netser::range(0, 100)), (x, netser::range(-100, 100)), alive,
               (heading, netser::quantize(0.f, 360.f, 0.5f), netser::only_if(&Pos::alive)),
-              (items, netser::check("items"), netser::max_size(8)), alive, weapon,
+              (items, netser::check("items"), netser::max_size(8)), weapon,
               (rotation, netser::smallest_three{10}), (score, netser::range(0, 1000)))
 } // namespace members_changed
 
