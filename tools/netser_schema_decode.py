@@ -77,10 +77,11 @@ def bits_required(lo, hi):
 
 
 def join(path, part):
-    """path + ".name" or path + "[i]" (part starts with "["), for a path that may be empty."""
-    if not path:
-        return part
-    return path + part if part.startswith("[") else path + "." + part
+    """path + ".name", or path + "[i]" / path + "<Alternative>" (part starts with "[" or
+    "<"), for either part empty."""
+    if not path or not part:
+        return path + part
+    return path + part if part.startswith(("[", "<")) else path + "." + part
 
 
 def float_value(x, bits_hex=None):
@@ -155,7 +156,7 @@ class Decoder:
         try:
             return fn(*args)
         except DecodeError as e:
-            e.path = name + e.path if e.path.startswith("[") or not e.path else name + "." + e.path
+            e.path = join(name, e.path)
             raise
 
     def decode_payload(self, data, start=0):
@@ -166,7 +167,7 @@ class Decoder:
             value = self.node(r, self.schema["root"])
         except DecodeError as e:
             if self.root_name:
-                e.path = self.root_name + ("" if not e.path else e.path if e.path.startswith("[") else "." + e.path)
+                e.path = join(self.root_name, e.path)
             raise
         return value, r
 
@@ -376,7 +377,10 @@ class Decoder:
         if index >= len(alternatives):
             raise DecodeError("invalid_value", at)
         alt = alternatives[index]
-        return {"index": index, "alternative": alt["name"], "value": self.node(r, alt["encoding"])}
+        # An error inside names the alternative as netser does: "body<Join>.name" (the
+        # schema's "Cargo#2", a second struct described as Cargo, is "Cargo" there).
+        value = self._at(f"<{alt['name'].split('#')[0]}>", self.node, r, alt["encoding"])
+        return {"index": index, "alternative": alt["name"], "value": value}
 
     def _relative_index(self, r, previous, size):
         """wire_format.md 3.2: the distance from previous, as a ladder."""

@@ -209,7 +209,7 @@ class Differ:
         order_a = [m["name"] for m in da["members"] if m["name"] in mb]
         order_b = [m["name"] for m in db["members"] if m["name"] in ma]
         if order_a != order_b:
-            moved = [n for n, o in zip(order_a, order_b) if n != o]
+            moved = moved_members(order_a, order_b)
             self.say(path, f"member order changed: {', '.join(order_a)} -> {', '.join(order_b)}"
                      f" ({', '.join(sorted(set(moved)))} moved)")
         for m in db["members"]:
@@ -260,6 +260,27 @@ def added_note(attr, before, after):
         if None not in (la, lb) and ra != rb:
             return f" (deltas only; ladder {la} -> {lb}, rungs {ra} -> {rb})"
     return DELTA_ONLY
+
+
+def moved_members(order_a, order_b):
+    """The fewest members whose moves turn order_a into order_b: those outside a longest
+    common subsequence of the two orders (on a tie, the later members of order_a stay)."""
+    n, m = len(order_a), len(order_b)
+    lcs = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            lcs[i][j] = (lcs[i + 1][j + 1] + 1 if order_a[i] == order_b[j]
+                         else max(lcs[i + 1][j], lcs[i][j + 1]))
+    stay, i, j = set(), 0, 0
+    while i < n and j < m:
+        if order_a[i] == order_b[j]:
+            stay.add(order_a[i])
+            i, j = i + 1, j + 1
+        elif lcs[i + 1][j] >= lcs[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return [x for x in order_a if x not in stay]
 
 
 def removed_note(attr, before, after):

@@ -63,10 +63,12 @@ template <class C>
 inline constexpr auto description_of = netser_description(static_cast<C**>(nullptr));
 
 /// T's name in error paths and profiles: a described struct's name as its macro spells
-/// it, else the type's name as the compiler spells it.
+/// it, an arithmetic type's wire name ("uint16", as the schema names it), else the
+/// type's name as the compiler spells it.
 template <class T>
 constexpr std::string_view value_name() noexcept {
     if constexpr (described<T>) return description_of<T>.name;
+    else if constexpr (std::is_arithmetic_v<T>) return wire_scalar_name<T>();
     else return type_name<T>();
 }
 

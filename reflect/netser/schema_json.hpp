@@ -113,24 +113,16 @@ constexpr std::size_t schema_array_length() noexcept {
     else return std::tuple_size_v<T>;
 }
 
-template <class T>
-constexpr std::string_view schema_scalar_name() noexcept {
-    if constexpr (std::is_same_v<T, bool>) return "bool";
-    else if constexpr (std::is_floating_point_v<T>) return sizeof(T) == 4 ? "float32" : "float64";
-    else if constexpr (std::is_signed_v<T>)
-        return sizeof(T) == 1 ? "int8" : sizeof(T) == 2 ? "int16" : sizeof(T) == 4 ? "int32" : "int64";
-    else return sizeof(T) == 1 ? "uint8" : sizeof(T) == 2 ? "uint16" : sizeof(T) == 4 ? "uint32" : "uint64";
-}
 
 // The declared type by wire meaning (never a compiler's spelling): "uint16",
 // "vector<Unit>", "optional<int32>", "enum<uint8>"...
 template <class T, class B>
 void schema_type_name(B& b, std::string& s) {
     if constexpr (std::is_same_v<T, bool> || std::is_arithmetic_v<T>) {
-        s += schema_scalar_name<T>();
+        s += wire_scalar_name<T>();
     } else if constexpr (std::is_enum_v<T>) {
         s += "enum<";
-        s += schema_scalar_name<std::underlying_type_t<T>>();
+        s += wire_scalar_name<std::underlying_type_t<T>>();
         s += '>';
     } else if constexpr (std::is_pointer_v<T>) {
         s += "pointer<";
@@ -388,11 +380,11 @@ void schema_scalar(B& b) {
     auto& o = b.out;
     if constexpr (std::is_integral_v<T>) {
         schema_string(b, "kind", "int");
-        schema_string(b, "type", schema_scalar_name<T>());
+        schema_string(b, "type", wire_scalar_name<T>());
         schema_integer_code<T>(b, plain_encoding_of<P, T>());
     } else {
         schema_string(b, "kind", "float");
-        schema_string(b, "type", schema_scalar_name<T>());
+        schema_string(b, "type", wire_scalar_name<T>());
         constexpr auto e = plain_encoding_of<P, T>();
         if constexpr (std::is_same_v<std::remove_const_t<decltype(e)>, quantization>) {
             schema_string(b, "encoding", "quantize");
@@ -530,7 +522,7 @@ void schema_encoding(B& b) {
         using U = std::underlying_type_t<T>;
         if constexpr (is_described_enum<T>) {
             schema_string(b, "kind", "enum");
-            schema_string(b, "type", schema_scalar_name<U>());
+            schema_string(b, "type", wire_scalar_name<U>());
             schema_integer(b, "bits", enum_info<T>::bits);
             schema_integer(b, "min", enum_info<T>::min);
             o.key("enumerators");
@@ -544,7 +536,7 @@ void schema_encoding(B& b) {
             o.end_array();
         } else {
             schema_string(b, "kind", "int");
-            schema_string(b, "type", schema_scalar_name<U>());
+            schema_string(b, "type", wire_scalar_name<U>());
             schema_undescribed_enum<P, U>(b);
         }
     } else if constexpr (std::is_arithmetic_v<T>) {

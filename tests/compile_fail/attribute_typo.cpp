@@ -1,7 +1,7 @@
-// expect: no matching function for call to .range
+// expect: no matching function for call to [^ ]*range
 // forbid: must be placed in the namespace
 // forbid: does not list every member
-// forbid: netser: 
+// forbid: netser:[^:]
 // A mistake inside an attribute is the compiler's own error, and the only one: the
 // macro is not also reported as misplaced. Fix: netser::range(0, 10).
 #include <netser/netser.hpp>

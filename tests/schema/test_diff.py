@@ -37,7 +37,7 @@ CASES = {
     "members_changed": (1, [
         "Pos.name: removed",
         "Pos: member order changed: x, hp, heading, items, alive, weapon, rotation -> "
-        "hp, x, heading, items, alive, weapon, rotation (hp, x moved)",
+        "hp, x, alive, heading, items, weapon, rotation (alive, x moved)",
         "Pos.heading: attribute only_if alive added",
         "Pos.items: attribute check 0x3a79338f added",
         "Pos.rotation: smallest_three 29 -> 32 bits",

@@ -40,6 +40,17 @@ template <class K, class C, class A> struct is_set<std::set<K, C, A>> : std::tru
 template <class T>
 inline constexpr bool is_string = std::is_same_v<T, std::string>;
 
+// An arithmetic type's name by its wire meaning, the same with every compiler: "bool",
+// "uint16", "int32", "float32"...
+template <class T>
+constexpr std::string_view wire_scalar_name() noexcept {
+    if constexpr (std::is_same_v<T, bool>) return "bool";
+    else if constexpr (std::is_floating_point_v<T>) return sizeof(T) == 4 ? "float32" : "float64";
+    else if constexpr (std::is_signed_v<T>)
+        return sizeof(T) == 1 ? "int8" : sizeof(T) == 2 ? "int16" : sizeof(T) == 4 ? "int32" : "int64";
+    else return sizeof(T) == 1 ? "uint8" : sizeof(T) == 2 ? "uint16" : sizeof(T) == 4 ? "uint32" : "uint64";
+}
+
 // The name of T as the compiler spells it, for the root of an error path.
 template <class T>
 constexpr std::string_view type_name() noexcept {
