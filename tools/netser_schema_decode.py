@@ -909,12 +909,22 @@ class Decoder:
         alt = alternatives[index]
         self._change("alternative", path, at, r.pos, index=index, alternative=alt["name"])
         self._need(base, r, path)
-        if base["index"] == index:
-            value = self._delta_body(r, alt["encoding"], base["value"], path)
-        else:
-            bit = r.pos
-            value = self._plain_at(r, alt["encoding"], path)
-            self._change("plain", path, bit, r.pos, value=value)
+        try:
+            if base["index"] == index:
+                value = self._delta_body(r, alt["encoding"], base["value"], path)
+            else:
+                bit = r.pos
+                value = self._plain_at(r, alt["encoding"], path)
+                self._change("plain", path, bit, r.pos, value=value)
+        except DecodeError as e:
+            # The error names the alternative as netser does (the changes keep `path`).
+            named = f"<{alt['name'].split('#')[0]}>"
+            rest = e.path[len(path):] if e.path.startswith(path) else None
+            if not path:
+                e.path = join(named, e.path)
+            elif rest is not None and (rest == "" or rest[0] in ".["):
+                e.path = path + named + rest
+            raise
         return {"index": index, "alternative": alt["name"], "value": value}
 
     def _delta_members(self, r, n, base, path):

@@ -92,7 +92,7 @@ template <class T>
 std::string alternative_name() {
     if constexpr (std::is_same_v<T, schema_types::other::Cargo>) return "Cargo#2";
     else if constexpr (netser::detail::described<T>) return std::string(netser::detail::description_of<T>.name);
-    else if constexpr (std::is_arithmetic_v<T>) return std::string(netser::detail::schema_scalar_name<T>());
+    else if constexpr (std::is_arithmetic_v<T>) return std::string(netser::detail::wire_scalar_name<T>());
     else return "?";
 }
 
