@@ -6,6 +6,10 @@
 // (non-zero exit if not).
 //
 //   overhead_bench <write|read|measure> <hand|article|reflected> <s94|player|cube|cubes> [count]
+//   overhead_bench <write|read|measure> <runtime|precomputed> s94 [count]
+//
+// runtime is the article's form with arguments known only at run time, precomputed the
+// same with a quantization made once at run time (both counted as run_*_article).
 //
 // count is the number of structs (cubes for `cubes`: a vector of 64 cubes per struct,
 // which has no article form).
@@ -293,6 +297,8 @@ int main(int argc, char** argv) {
     using namespace netser_bench;
     if (argc < 4) {
         const bool ok = identical<S94, S94R, S94Article>("S94", 10000) &&
+                        identical<S94, S94R, S94Runtime>("S94 (run-time arguments)", 10000) &&
+                        identical<S94, S94R, S94Precomputed>("S94 (quantization made at run time)", 10000) &&
                         identical<Player10, Player10R, Player10Article>("Player10", 10000) &&
                         identical<Cube, CubeR, CubeArticle>("Cube", 10000) &&
                         identical<Cubes, CubesR, void>("Cubes (cubes)", 10048);
@@ -300,6 +306,10 @@ int main(int argc, char** argv) {
     }
     const std::size_t n = argc > 4 ? std::stoul(argv[4]) : 100000;
     const std::string op = argv[1], kind = argv[2], type = argv[3];
+    // The article's form with run-time arguments, and the same with a quantization made
+    // once at run time (S94 only; counted as `article`).
+    if (type == "s94" && kind == "runtime") return run<S94, S94R, S94Runtime>(op, "article", n);
+    if (type == "s94" && kind == "precomputed") return run<S94, S94R, S94Precomputed>(op, "article", n);
     if (type == "s94") return run<S94, S94R, S94Article>(op, kind, n);
     if (type == "player") return run<Player10, Player10R, Player10Article>(op, kind, n);
     if (type == "cube") return run<Cube, CubeR, CubeArticle>(op, kind, n);
