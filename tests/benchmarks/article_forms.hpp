@@ -76,3 +76,51 @@ bool serialize(S& s, CubeArticle& c) noexcept {
 }
 
 } // namespace netser_bench
+
+namespace netser_bench {
+
+// The article's form with arguments known only at run time (read from a configuration,
+// say): quantization::make runs for every value, a division and a ceil each time...
+struct quantize_limits {
+    float min, max, resolution;
+};
+inline quantize_limits s94_position_limits = {-1000.f, 1000.f, 0.01f}; // not const: nothing folds
+
+struct S94Runtime {
+    float x = 0.f, y = 0.f, z = 0.f;
+    int health = 0;
+    bool alive = false;
+    std::uint32_t id = 0;
+};
+
+template <netser::stream S>
+bool serialize(S& s, S94Runtime& v) noexcept {
+    const quantize_limits l = s94_position_limits;
+    return netser::serialize_quantized(s, v.x, l.min, l.max, l.resolution) &&
+           netser::serialize_quantized(s, v.y, l.min, l.max, l.resolution) &&
+           netser::serialize_quantized(s, v.z, l.min, l.max, l.resolution) &&
+           netser::serialize_int(s, v.health, 0, 100) && netser::serialize_bool(s, v.alive) &&
+           netser::serialize_bits(s, v.id, 32);
+}
+
+// ... and the fast form for them: a quantization made once (at start-up, from the same
+// configuration), passed to every call.
+inline netser::quantization s94_position_quantization =
+    netser::quantization::make(s94_position_limits.min, s94_position_limits.max, s94_position_limits.resolution);
+
+struct S94Precomputed {
+    float x = 0.f, y = 0.f, z = 0.f;
+    int health = 0;
+    bool alive = false;
+    std::uint32_t id = 0;
+};
+
+template <netser::stream S>
+bool serialize(S& s, S94Precomputed& v) noexcept {
+    const netser::quantization& q = s94_position_quantization;
+    return netser::serialize_quantized(s, v.x, q) && netser::serialize_quantized(s, v.y, q) &&
+           netser::serialize_quantized(s, v.z, q) && netser::serialize_int(s, v.health, 0, 100) &&
+           netser::serialize_bool(s, v.alive) && netser::serialize_bits(s, v.id, 32);
+}
+
+} // namespace netser_bench

@@ -1,26 +1,31 @@
 #!/usr/bin/env bash
 # Reflection overhead in instruction counts (callgrind: repeatable on a noisy machine).
 # Compiles overhead_bench.cpp with g++ and clang++ at -O2 and -O3 and counts the
-# instructions of the write and read functions alone, over `count` structs (default
-# 100,000; `cubes` is a vector of 64 cubes per struct, and its counts are per cube), for
-# three forms of the same struct: hand-written with constexpr quantizations (hand), hand-
-# written in the article's form with literal quantization arguments (article) and
-# NETSER_STRUCT (reflected). Prints instructions per struct and the ratios to hand.
+# instructions of the write, read and measure functions alone, over `count` structs
+# (default 100,000; `cubes` is a vector of 64 cubes per struct, and its counts are per
+# cube), for three forms of the same struct: hand-written with constexpr quantizations
+# (hand), hand-written in the article's form with literal quantization arguments
+# (article) and NETSER_STRUCT (reflected). Prints instructions per struct and the ratios
+# to hand.
 #
 #   tests/benchmarks/callgrind_overhead.sh [count]
-#   CXXS="clang++-14" LEVELS="-O2" TYPES="s94 cube" tests/benchmarks/callgrind_overhead.sh
+#   CXXS="clang++-14" LEVELS="-O2" TYPES="s94 cube" OPS="write read" tests/benchmarks/callgrind_overhead.sh
+#   NETSER_ROOT=../other-checkout tests/benchmarks/callgrind_overhead.sh   # another tree's headers
 #
 # Fails (exit 1) when reflected code costs more than the hand-written code (ratio above
-# 1.0), the article's form more than 1.1 times the hand-written code, or reflected code more than the reference `serialize` library (v1.11) measured in issue 15
-# (instructions per struct, clang 14 -O2: S94 161 write / 107 read, cube 305 / 196;
-# g++ 12 -O3: cube read 178).
+# 1.0), the article's form more than 1.1 times the hand-written code, or reflected code
+# more than the reference `serialize` library (v1.11) measured in issue 15 (instructions
+# per struct, clang 14 -O2: S94 161 write / 107 read, cube 305 / 196; g++ 12 -O3: cube
+# read 178). Measuring is reported, not judged: a measure is a few instructions per
+# struct, and what it costs in a real loop depends on where the compiler keeps the count.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
+root="$(cd "${NETSER_ROOT:-$here/../..}" && pwd)"
 count="${1:-100000}"
 cxxs="${CXXS:-g++ clang++-14}"
 levels="${LEVELS:--O2 -O3}"
 types="${TYPES:-s94 player cube cubes}"
+ops="${OPS:-write read measure}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -54,7 +59,7 @@ for cxx in $cxxs; do
     "$cxx" -std=c++20 "$level" -DNDEBUG -I"$root/include" -I"$root/reflect" "$here/overhead_bench.cpp" -o "$exe"
     "$exe" >/dev/null || { echo "$cxx $level: reflected output differs"; exit 1; }
     for type in $types; do
-      for op in write read; do
+      for op in $ops; do
         h=$(instructions "$exe" "$op" hand "$type")
         r=$(instructions "$exe" "$op" reflected "$type")
         a=""
@@ -66,8 +71,9 @@ for cxx in $cxxs; do
           'BEGIN { printf "%.1f %.3f\n", a / n, a / h }')
         ref=$(reference "$family" "$level" "$type" "$op")
         verdict=""
-        if awk -v x="$ratio" 'BEGIN { exit !(x > 1.0) }'; then verdict=" FAIL: reflected above hand-written"; status=1; fi
-        if [ -n "$a" ] && awk -v x="$aratio" 'BEGIN { exit !(x > 1.1) }'; then
+        if [ "$op" = measure ]; then ref=""; fi
+        if [ "$op" != measure ] && awk -v x="$ratio" 'BEGIN { exit !(x > 1.0) }'; then verdict=" FAIL: reflected above hand-written"; status=1; fi
+        if [ "$op" != measure ] && [ -n "$a" ] && awk -v x="$aratio" 'BEGIN { exit !(x > 1.1) }'; then
           verdict="$verdict FAIL: article form above 1.1x"; status=1
         fi
         if [ -n "$ref" ] && awk -v r="$rp" -v ref="$ref" 'BEGIN { exit !(r > ref) }'; then

@@ -5,7 +5,11 @@
 // it checks that all write byte-identical packets and read back the same values
 // (non-zero exit if not).
 //
-//   overhead_bench <write|read> <hand|article|reflected> <s94|player|cube|cubes> [count]
+//   overhead_bench <write|read|measure> <hand|article|reflected> <s94|player|cube|cubes> [count]
+//   overhead_bench <write|read|measure> <runtime|precomputed> s94 [count]
+//
+// runtime is the article's form with arguments known only at run time, precomputed the
+// same with a quantization made once at run time (both counted as run_*_article).
 //
 // count is the number of structs (cubes for `cubes`: a vector of 64 cubes per struct,
 // which has no article form).
@@ -101,9 +105,15 @@ CubesR reflected_copy<CubesR, Cubes>(const Cubes& h) {
     return r;
 }
 
-template <class H, class R>
-bool same_values(const H& h, const R& r) {
-    return std::memcmp(static_cast<const void*>(&h), static_cast<const void*>(&r), sizeof(H)) == 0;
+// Member by member, not the padding (which no form writes).
+template <class R>
+bool same_values(const S94& h, const R& r) {
+    return h.x == r.x && h.y == r.y && h.z == r.z && h.health == r.health && h.alive == r.alive && h.id == r.id;
+}
+template <class R>
+bool same_values(const Player10& h, const R& r) {
+    return h.id == r.id && h.health == r.health && h.x == r.x && h.y == r.y && h.z == r.z && h.yaw == r.yaw &&
+           h.moving == r.moving && h.crouching == r.crouching && h.weapon == r.weapon && h.ammo == r.ammo;
 }
 template <class R>
 bool same_values(const Cube& h, const R& r) { // the floats, not the padding after the flag
@@ -164,6 +174,33 @@ template <class T>
     return true;
 }
 
+// Measuring: the bits all values would take (kept in a volatile, so nothing is left out).
+volatile std::size_t measured_bits = 0;
+template <class T>
+[[gnu::noinline]] bool run_measure_hand(std::vector<T>& values) {
+    netser::measure_stream m;
+    for (auto& v : values)
+        if (!serialize(m, v)) return false;
+    measured_bits = m.bits_processed();
+    return true;
+}
+template <class T>
+[[gnu::noinline]] bool run_measure_article(std::vector<T>& values) {
+    netser::measure_stream m;
+    for (auto& v : values)
+        if (!serialize(m, v)) return false;
+    measured_bits = m.bits_processed();
+    return true;
+}
+template <class T>
+[[gnu::noinline]] bool run_measure_reflected(std::vector<T>& values) {
+    netser::measure_stream m;
+    for (auto& v : values)
+        if (!netser::serialize(m, v)) return false;
+    measured_bits = m.bits_processed();
+    return true;
+}
+
 constexpr std::size_t max_bytes_per_struct = 16;
 
 // A: the article's form of H (void when there is none).
@@ -182,8 +219,12 @@ int run(const std::string& op, const std::string& kind, std::size_t n) {
         } else {
             std::vector<A> article(hand.size());
             for (std::size_t i = 0; i < hand.size(); ++i) article[i] = reflected_copy<A>(hand[i]);
-            ok = op == "write" ? run_write_article(article, packet2) : run_read_article(article, packet);
+            ok = op == "write"     ? run_write_article(article, packet2)
+                 : op == "measure" ? run_measure_article(article)
+                                   : run_read_article(article, packet);
         }
+    } else if (op == "measure") {
+        ok = kind == "hand" ? run_measure_hand(hand) : run_measure_reflected(refl);
     } else if (op == "write") {
         ok = kind == "hand" ? run_write_hand(hand, packet2) : run_write_reflected(refl, packet2);
     } else {
@@ -216,8 +257,28 @@ bool same_as_hand(const char* name, const char* form, std::size_t n, Write write
     return true;
 }
 
+// Measuring counts the bits that writing takes, in every form.
+template <class H, class T, bool Article>
+bool same_measure(const char* name, const char* form, std::size_t n) {
+    std::vector<H> hand = make_values<H>(n);
+    std::vector<T> other(hand.size());
+    for (std::size_t i = 0; i < hand.size(); ++i) other[i] = reflected_copy<T>(hand[i]);
+    bool ok = run_measure_hand(hand);
+    const std::size_t bits = measured_bits;
+    if constexpr (Article) ok = ok && run_measure_article(other);
+    else ok = ok && run_measure_reflected(other);
+    if (!ok || measured_bits != bits) {
+        std::printf("%s: %s measures %zu bits, hand-written code %zu\n", name, form, std::size_t{measured_bits}, bits);
+        return false;
+    }
+    return true;
+}
+
 template <class H, class R, class A>
 bool identical(const char* name, std::size_t n) {
+    if (!same_measure<H, R, false>(name, "reflected", n)) return false;
+    if constexpr (!std::is_void_v<A>)
+        if (!same_measure<H, A, true>(name, "article form", n)) return false;
     const bool reflected = same_as_hand<H, R>(
         name, "reflected", n, [](auto& v, auto& out) { return run_write_reflected(v, out); },
         [](auto& v, auto& in) { return run_read_reflected(v, in); });
@@ -236,6 +297,8 @@ int main(int argc, char** argv) {
     using namespace netser_bench;
     if (argc < 4) {
         const bool ok = identical<S94, S94R, S94Article>("S94", 10000) &&
+                        identical<S94, S94R, S94Runtime>("S94 (run-time arguments)", 10000) &&
+                        identical<S94, S94R, S94Precomputed>("S94 (quantization made at run time)", 10000) &&
                         identical<Player10, Player10R, Player10Article>("Player10", 10000) &&
                         identical<Cube, CubeR, CubeArticle>("Cube", 10000) &&
                         identical<Cubes, CubesR, void>("Cubes (cubes)", 10048);
@@ -243,6 +306,10 @@ int main(int argc, char** argv) {
     }
     const std::size_t n = argc > 4 ? std::stoul(argv[4]) : 100000;
     const std::string op = argv[1], kind = argv[2], type = argv[3];
+    // The article's form with run-time arguments, and the same with a quantization made
+    // once at run time (S94 only; counted as `article`).
+    if (type == "s94" && kind == "runtime") return run<S94, S94R, S94Runtime>(op, "article", n);
+    if (type == "s94" && kind == "precomputed") return run<S94, S94R, S94Precomputed>(op, "article", n);
     if (type == "s94") return run<S94, S94R, S94Article>(op, kind, n);
     if (type == "player") return run<Player10, Player10R, Player10Article>(op, kind, n);
     if (type == "cube") return run<Cube, CubeR, CubeArticle>(op, kind, n);
