@@ -68,6 +68,22 @@ template <class P> struct struct_encoding {};         ///< described structs
 template <class P> struct aggregate_encoding {};      ///< plain aggregates through Boost.PFR
 // invalid_encoding<P, K> (a mistake) and unchecked_encoding: see <netser/detail/misuse.hpp>.
 
+// The plain walk of a struct's members takes two families as values too, so that
+// members with different parameters share one function per stream, type and kind of
+// encoding (see member_encoding in <netser/struct_codec.hpp>):
+/// common(values...): the plain encoding and the values, converted to the member's type.
+template <class T, class E, std::size_t K>
+struct common_values {
+    E plain;
+    T values[K];
+};
+/// A std::optional whose value has a value encoding (integers, floats, enums, strings,
+/// vectors of those).
+template <class E>
+struct optional_value {
+    E value;
+};
+
 template <class E>
 inline constexpr bool is_value_encoding = is_fixed_width<E>;
 template <>

@@ -9,7 +9,6 @@
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +26,49 @@ namespace netser::detail {
 template <class E>
 inline constexpr bool is_described_enum = boost::describe::has_describe_enumerators<E>::value;
 
+// The values of an enum's descriptors, as declared (a pack expansion: no lambda per
+// enumerator).
+template <class U, class L>
+struct enumerator_values;
+template <class U, template <class...> class L, class... D>
+struct enumerator_values<U, L<D...>> {
+    static constexpr std::array<U, sizeof...(D)> values{static_cast<U>(D::value)...};
+};
+
+// The values sorted (insertion sort: one function per type and count, shared by every
+// enum that has them).
+template <class U, std::size_t N>
+constexpr std::array<U, N> sorted_values(std::array<U, N> v) noexcept {
+    for (std::size_t i = 1; i < N; ++i)
+        for (std::size_t j = i; j > 0 && v[j] < v[j - 1]; --j) {
+            const U t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return v;
+}
+
+// The declared values as offsets from the smallest (unsigned, modulo 2^64).
+template <class U, std::size_t N>
+constexpr std::array<std::uint64_t, N> enumerator_codes(const std::array<U, N>& sorted) noexcept {
+    std::array<std::uint64_t, N> out{};
+    for (std::size_t j = 0; j < N; ++j)
+        out[j] = static_cast<std::uint64_t>(sorted[j]) - static_cast<std::uint64_t>(sorted[0]);
+    return out;
+}
+
+// Whether code is one of the sorted codes (binary search).
+template <std::size_t N>
+constexpr bool has_code(const std::array<std::uint64_t, N>& codes, std::uint64_t code) noexcept {
+    std::size_t lo = 0, hi = N;
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (codes[mid] < code) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < N && codes[lo] == code;
+}
+
 template <class E>
 struct enum_info {
     using U = std::underlying_type_t<E>;
@@ -34,34 +76,17 @@ struct enum_info {
     static constexpr std::size_t count = boost::mp11::mp_size<list>::value;
     static_assert(count > 0, "netser: a described enum needs at least one enumerator");
 
+    static constexpr std::array<U, count> sorted = sorted_values(enumerator_values<U, list>::values);
     // The declared values, sorted, as offsets from the smallest (unsigned, modulo 2^64).
-    static constexpr std::array<std::uint64_t, count> codes = [] {
-        std::array<U, count> values{};
-        std::size_t i = 0;
-        boost::mp11::mp_for_each<list>([&](auto d) { values[i++] = static_cast<U>(d.value); });
-        std::sort(values.begin(), values.end());
-        std::array<std::uint64_t, count> out{};
-        for (std::size_t j = 0; j < count; ++j)
-            out[j] = static_cast<std::uint64_t>(values[j]) - static_cast<std::uint64_t>(values[0]);
-        return out;
-    }();
-    static constexpr U min = [] {
-        U m{};
-        bool first = true;
-        boost::mp11::mp_for_each<list>([&](auto d) {
-            const auto v = static_cast<U>(d.value);
-            if (first || v < m) m = v;
-            first = false;
-        });
-        return m;
-    }();
+    static constexpr std::array<std::uint64_t, count> codes = enumerator_codes(sorted);
+    static constexpr U min = sorted[0];
     static constexpr std::uint64_t span = codes[count - 1];
     static constexpr int bits = bits_required_for_span(span);
     static constexpr bool dense = span == count - 1;
 
     static constexpr bool declared(std::uint64_t code) noexcept {
         if constexpr (dense) return code <= span;
-        else return std::binary_search(codes.begin(), codes.end(), code);
+        else return has_code(codes, code);
     }
 };
 

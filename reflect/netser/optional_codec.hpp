@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -35,6 +36,23 @@ bool apply_encoding(S& s, T& v, optional_encoding<P>) {
     }
     if (!present) return true;
     return serialize_value<P>(s, *v);
+}
+
+// The same for a value with a value encoding: one function per stream, type and kind
+// of encoding, whatever its parameters.
+template <stream S, class T, class E>
+bool apply_encoding(S& s, std::optional<T>& v, const optional_value<E>& e) {
+    bool present = v.has_value();
+    if (!serialize_bool(s, present)) return false;
+    if constexpr (S::is_reading) {
+        if (!present) {
+            v.reset();
+            return true;
+        }
+        v.emplace();
+    }
+    if (!present) return true;
+    return apply_encoding(s, *v, e.value);
 }
 
 // A variant's index, as a profile's own row ("command.index()").

@@ -59,44 +59,57 @@ NETSER_INLINE bool apply_delta(S& s, T& v, const T& b, const E& e, const delta_p
     }
 }
 
+// common(values...) as a value: the plain encoding and the values as T.
+template <class P, class T>
+constexpr auto common_values_of() noexcept {
+    constexpr auto c = P::value.template get<attr_kind::common>();
+    constexpr std::size_t k = std::size(c.values);
+    if constexpr (std::is_integral_v<T>) {
+        constexpr bool fits = [&] {
+            for (auto x : c.values)
+                if (!std::in_range<T>(x)) return false;
+            return true;
+        }();
+        static_assert(fits, "netser: every netser::common value must be representable in the member's type");
+    }
+    constexpr auto plain = plain_encoding_of<P, T>();
+    common_values<T, std::remove_const_t<decltype(plain)>, k> r{plain, {}};
+    for (std::size_t i = 0; i < k; ++i) r.values[i] = static_cast<T>(c.values[i]);
+    return r;
+}
+template <class P, class T>
+inline constexpr auto common_values_v = common_values_of<P, T>();
+
 // common(values...): a flag bit, then the index among the values or the plain encoding.
+// One function per stream, type, plain encoding and count of values, whatever the values.
+template <stream S, class T, class E, std::size_t K>
+NETSER_INLINE bool apply_encoding(S& s, T& v, const common_values<T, E, K>& c) {
+    constexpr int index_bits = bits_required_for_span(K - 1);
+    const std::size_t at = s.bits_processed();
+    std::uint64_t index = K;
+    if constexpr (!S::is_reading) {
+        for (std::size_t i = 0; i < K; ++i)
+            if (v == c.values[i]) {
+                index = i;
+                break;
+            }
+    }
+    bool is_common = index < K;
+    if (!serialize_bool(s, is_common)) return false;
+    // A failure anywhere in the value is reported at its first bit, the flag.
+    if (!is_common) return serialize_code(s, v, c.plain) || failed_from(s, at);
+    if (!s.process_bits(index, index_bits)) return failed_from(s, at);
+    if constexpr (S::is_reading) {
+        if (index >= K) [[unlikely]] return s.fail(errc::out_of_range, at);
+        v = c.values[index];
+    }
+    return true;
+}
+
 template <class P, stream S, class T>
 NETSER_INLINE bool serialize_with_common(S& s, T& v) {
-    constexpr auto plain = plain_encoding_of<P, T>();
-    if constexpr (has_attr<P, attr_kind::common>) {
-        constexpr auto c = P::value.template get<attr_kind::common>();
-        constexpr std::size_t k = std::size(c.values);
-        constexpr int index_bits = bits_required_for_span(k - 1);
-        if constexpr (std::is_integral_v<T>) {
-            constexpr bool fits = [&] {
-                for (auto x : c.values)
-                    if (!std::in_range<T>(x)) return false;
-                return true;
-            }();
-            static_assert(fits, "netser: every netser::common value must be representable in the member's type");
-        }
-        const std::size_t at = s.bits_processed();
-        std::uint64_t index = k;
-        if constexpr (!S::is_reading) {
-            for (std::size_t i = 0; i < k; ++i)
-                if (v == static_cast<T>(c.values[i])) {
-                    index = i;
-                    break;
-                }
-        }
-        bool is_common = index < k;
-        if (!serialize_bool(s, is_common)) return false;
-        // A failure anywhere in the value is reported at its first bit, the flag.
-        if (!is_common) return serialize_code(s, v, plain) || failed_from(s, at);
-        if (!s.process_bits(index, index_bits)) return failed_from(s, at);
-        if constexpr (S::is_reading) {
-            if (index >= k) [[unlikely]] return s.fail(errc::out_of_range, at);
-            v = static_cast<T>(c.values[index]);
-        }
-        return true;
-    } else {
-        return serialize_code(s, v, plain);
-    }
+    if constexpr (has_attr<P, attr_kind::common>) return apply_encoding(s, v, common_values_v<P, T>);
+    else return serialize_code(s, v, plain_encoding_of<P, T>());
 }
 
 template <stream S, class T, class P>

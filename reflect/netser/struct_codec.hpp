@@ -6,6 +6,7 @@
 #include <netser/detail/recursion.hpp>
 #include <netser/encoding.hpp>
 #include <netser/primitives.hpp>
+#include <netser/scalar_codec.hpp>
 #include <netser/visitor.hpp>
 
 #include <boost/mp11/algorithm.hpp>
@@ -93,18 +94,40 @@ NETSER_INLINE bool serialize_component(S& s, C& obj) {
 template <class C, std::size_t I>
 struct special_member {};
 
+// How the plain walk of a struct's members takes an encoding: as it is, or, for common
+// values and optionals of value encodings, as a value (common_values, optional_value), so
+// that every member of the same type and kind of encoding shares one function.
+template <class P, class T, class E>
+constexpr E walk_form(const E& e) noexcept {
+    return e;
+}
+template <class P, class T, class Q>
+constexpr auto walk_form(const common_encoding<Q>&) noexcept {
+    return common_values_of<Q, T>();
+}
+template <class P, class T, class Q>
+constexpr auto walk_form(const optional_encoding<Q>& e) noexcept {
+    if constexpr (is_optional<T>::value) {
+        using E = encoding_t<Q, typename T::value_type>;
+        if constexpr (is_value_encoding<E>) return optional_value<E>{encoding_v<Q, typename T::value_type>};
+        else return e;
+    } else {
+        return e;
+    }
+}
+
 // The encoding of member I of C: its own, or, in a vector-like struct that takes scalar
 // attributes P, the component encoding P gives it.
 template <class C, std::size_t I, class P = no_attrs>
 constexpr auto member_encoding() noexcept {
     using A = member_attrs<C, I>;
     if constexpr (pack_of<P>::encoding_size != 0)
-        return encoding_of<P, member_type<C, I>>();
+        return walk_form<P, member_type<C, I>>(encoding_of<P, member_type<C, I>>());
     else if constexpr (has_attr<A, attr_kind::skip> || has_attr<A, attr_kind::only_if> ||
                        has_attr<A, attr_kind::check>)
         return special_member<C, I>{};
     else
-        return encoding_of<A, member_type<C, I>>();
+        return walk_form<A, member_type<C, I>>(encoding_of<A, member_type<C, I>>());
 }
 
 template <class C, std::size_t I, class P = no_attrs>
@@ -131,56 +154,69 @@ constexpr int member_code_bits() noexcept {
 // one), or as the first, a middle or the last member of a packed run.
 enum class step_kind : unsigned char { alone, first, middle, last };
 
+// A run fits the bit reader's one-load fast path (56 bits).
+inline constexpr int max_run_bits = 56;
+
+// Per member of a struct of N: its place in its run, the run's first member, length and
+// bits.
+template <std::size_t N>
+struct run_layout {
+    step_kind kind[N + 1]{};
+    int offset[N + 1]{};
+    std::size_t first[N + 1]{};
+    std::size_t length[N + 1]{};
+    int bits[N + 1]{};
+};
+
+// The runs of N members of these code widths (-1: not fixed width): one function per N,
+// shared by every struct of N members (as are the two below).
+template <std::size_t N>
+constexpr run_layout<N> layout_runs(const std::array<int, N>& widths) noexcept {
+    run_layout<N> r;
+    for (std::size_t i = 0; i < N;) {
+        std::size_t n = 1;
+        int bits = widths[i];
+        if (widths[i] >= 0) {
+            while (i + n < N && widths[i + n] >= 0 && bits + widths[i + n] <= max_run_bits) {
+                r.offset[i + n] = bits;
+                bits += widths[i + n++];
+            }
+        }
+        for (std::size_t j = i; j < i + n; ++j) {
+            r.kind[j] = n == 1 ? step_kind::alone
+                        : j == i ? step_kind::first
+                        : j + 1 == i + n ? step_kind::last
+                                         : step_kind::middle;
+            r.first[j] = i;
+            r.length[j] = n;
+            r.bits[j] = bits;
+        }
+        i += n;
+    }
+    return r;
+}
+
+template <std::size_t N>
+constexpr bool all_fixed_width(const std::array<int, N>& widths) noexcept {
+    for (int w : widths)
+        if (w < 0) return false;
+    return true;
+}
+
+template <class C, class P, std::size_t... I>
+constexpr std::array<int, sizeof...(I)> member_widths(std::index_sequence<I...>) noexcept {
+    return {member_code_bits<C, I, P>()...};
+}
+
 // Runs of members (with the component attributes P of a vector-like struct): each is
-// one member, or several fixed-width ones within 56 bits.
+// one member, or several fixed-width ones within 56 bits. (Functions, not lambdas: a
+// lambda costs the compiler a class and three members per struct.)
 template <class C, class P = no_attrs>
 struct member_runs {
     static constexpr std::size_t members = boost::mp11::mp_size<described_members<C>>::value;
-    static constexpr auto widths = []<std::size_t... I>(std::index_sequence<I...>) {
-        return std::array<int, sizeof...(I)>{member_code_bits<C, I, P>()...};
-    }(std::make_index_sequence<members>{});
-
-    static constexpr bool fixed_size = [] {
-        for (int w : widths)
-            if (w < 0) return false;
-        return true;
-    }();
-
-    // A run fits the bit reader's one-load fast path (56 bits).
-    static constexpr int max_run_bits = 56;
-
-    // Per member: its place in its run, the run's first member, length and bits.
-    struct layout {
-        step_kind kind[members + 1]{};
-        int offset[members + 1]{};
-        std::size_t first[members + 1]{};
-        std::size_t length[members + 1]{};
-        int bits[members + 1]{};
-    };
-    static constexpr layout runs = [] {
-        layout r;
-        for (std::size_t i = 0; i < members;) {
-            std::size_t n = 1;
-            int bits = widths[i];
-            if (widths[i] >= 0) {
-                while (i + n < members && widths[i + n] >= 0 && bits + widths[i + n] <= max_run_bits) {
-                    r.offset[i + n] = bits;
-                    bits += widths[i + n++];
-                }
-            }
-            for (std::size_t j = i; j < i + n; ++j) {
-                r.kind[j] = n == 1 ? step_kind::alone
-                            : j == i ? step_kind::first
-                            : j + 1 == i + n ? step_kind::last
-                                             : step_kind::middle;
-                r.first[j] = i;
-                r.length[j] = n;
-                r.bits[j] = bits;
-            }
-            i += n;
-        }
-        return r;
-    }();
+    static constexpr std::array<int, members> widths = member_widths<C, P>(std::make_index_sequence<members>{});
+    static constexpr bool fixed_size = all_fixed_width(widths);
+    static constexpr run_layout<members> runs = layout_runs(widths);
 };
 
 template <class C>
@@ -265,7 +301,7 @@ template <class C, class P = no_attrs, class Indices = member_indices<C>>
 struct member_table;
 template <class C, class P, std::size_t... I>
 struct member_table<C, P, std::index_sequence<I...>> {
-    static constexpr entry_array<sizeof...(I)> entries = [] {
+    static constexpr entry_array<sizeof...(I)> make() noexcept {
         using R = member_runs<C, P>;
         entry_array<sizeof...(I)> t{};
         const std::string_view names[] = {member_at<C, I>::name..., {}};
@@ -288,7 +324,8 @@ struct member_table<C, P, std::index_sequence<I...>> {
             }
         }
         return t;
-    }();
+    }
+    static constexpr entry_array<sizeof...(I)> entries = make();
 };
 
 // How a member step failed. A step only records it (one constant per failure edge) and
@@ -439,52 +476,58 @@ NETSER_INLINE bool serialize_struct_body(S& s, C& obj, L<B...>, std::index_seque
 // a few packed runs. The others (strings, containers, optionals, recursion) are one
 // function per struct and stream, left to the compiler: forcing them inline would make
 // it optimize the whole body again at every level above. A user codec is a call either way.
+//
+// The test reuses each member's encoding (member_encoding_v, which the body needs
+// anyway): one instantiation of inline_encoding per type and kind of encoding, shared by
+// every struct, and a fold per struct.
 template <class P, class C>
 constexpr bool is_inline_struct() noexcept;
 
 template <class T, class E>
-constexpr bool inline_encoding(E) noexcept {
+constexpr bool inline_encoding(const E&) noexcept {
     return is_fixed_width<E>;
 }
 template <class T, class Q>
-constexpr bool inline_encoding(common_encoding<Q>) noexcept {
+constexpr bool inline_encoding(const common_encoding<Q>&) noexcept {
+    return true;
+}
+template <class T, class E, std::size_t K>
+constexpr bool inline_encoding(const common_values<T, E, K>&) noexcept {
     return true;
 }
 template <class T, class Q>
-constexpr bool inline_encoding(finite_encoding<Q>) noexcept {
+constexpr bool inline_encoding(const finite_encoding<Q>&) noexcept {
     return true;
 }
 template <class T, class Q>
-constexpr bool inline_encoding(user_attribute_encoding<Q>) noexcept {
+constexpr bool inline_encoding(const user_attribute_encoding<Q>&) noexcept {
     return true;
 }
 template <class T>
-constexpr bool inline_encoding(user_type_encoding) noexcept {
+constexpr bool inline_encoding(const user_type_encoding&) noexcept {
     return true;
 }
 template <class T, class Q>
-constexpr bool inline_encoding(struct_encoding<Q>) noexcept {
+constexpr bool inline_encoding(const struct_encoding<Q>&) noexcept {
     return is_inline_struct<Q, T>();
 }
 template <class T, class Q>
-constexpr bool inline_encoding(array_encoding<Q>) noexcept {
+constexpr bool inline_encoding(const array_encoding<Q>&) noexcept {
     using E = std::remove_cvref_t<decltype(std::declval<T&>()[0])>;
     return inline_encoding<E>(encoding_v<Q, E>);
 }
-
-// Member I of C with the component attributes P (no_attrs: its own).
-template <class C, std::size_t I, class P>
-constexpr bool inline_member() noexcept {
+// skip, only_if, check: the value's own encoding (a skipped member costs nothing).
+template <class T, class C, std::size_t I>
+constexpr bool inline_encoding(const special_member<C, I>&) noexcept {
     using A = member_attrs<C, I>;
-    if constexpr (pack_of<P>::encoding_size != 0) return inline_encoding<member_type<C, I>>(member_encoding_v<C, I, P>);
-    else if constexpr (has_attr<A, attr_kind::skip>) return true;
-    else return inline_encoding<member_type<C, I>>(encoding_v<value_attrs<A>, member_type<C, I>>);
+    if constexpr (has_attr<A, attr_kind::skip>) return true;
+    else return inline_encoding<T>(encoding_v<value_attrs<A>, T>);
 }
 
 template <class P, class C, template <class...> class L, class... B, std::size_t... I>
 constexpr bool inline_members(L<B...>, std::index_sequence<I...>) noexcept {
     return (inline_encoding<typename B::type>(encoding_v<no_attrs, typename B::type>) && ...) &&
-           (inline_member<C, I, P>() && ...);
+           (inline_encoding<member_type<C, I>>(member_encoding_v<C, I, P>) && ...);
 }
 
 // (A recursive struct has a member that is not inline: a pointer, optional or container.)
