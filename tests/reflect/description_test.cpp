@@ -101,6 +101,25 @@ struct Inner {
 NETSER_STRUCT(Inner, (v, netser::bits(4)))
 } // namespace deeper::still
 
+// Types with internal linkage: the macros add no declaration a warning could flag
+// (clang's -Wunused-function / -Wunneeded-internal-declaration under -Werror).
+namespace {
+struct Local {
+    std::uint8_t v = 0;
+};
+NETSER_STRUCT(Local, (v, netser::bits(3)))
+class LocalClass {
+public:
+    LocalClass() = default;
+    explicit LocalClass(int v) : v_(v) {}
+    int v() const { return v_; }
+
+private:
+    int v_ = 0;
+    NETSER_CLASS(LocalClass, (v_, netser::range(0, 9)))
+};
+} // namespace
+
 } // namespace description_test
 
 using namespace description_test;
@@ -188,6 +207,13 @@ TEST_CASE("nested described structs use their own descriptions", "[description]"
     static_assert(netser::max_bits<Segment>() == 4 * 32 + 9 + 4);
     s.secret = Secret{9, false};
     CHECK(failure_of(write_error(s)) == fail(errc::out_of_range, 137, "Segment.secret.a_"));
+}
+
+TEST_CASE("NETSER_STRUCT and NETSER_CLASS work in an anonymous namespace", "[description]") {
+    CHECK(write(Local{5}).hex == "05");
+    CHECK(write(Local{5}).bits == 3);
+    CHECK(write(LocalClass{9}).hex == "09");
+    CHECK(failure_of(write_error(LocalClass{10})) == fail(errc::out_of_range, 0, "LocalClass.v_"));
 }
 
 TEST_CASE("NETSER_STRUCT works in nested namespaces and names the type without them", "[description]") {

@@ -159,7 +159,7 @@
         T NETSER_PP_FOR_EACH(NETSER_PP_COMMA_NAME, ~ __VA_OPT__(, ) __VA_ARGS__))                        \
     BOOST_DESCRIBE_MAYBE_UNUSED BOOST_DESCRIBE_PROTECTED_MEMBERS_(T)                                     \
     BOOST_DESCRIBE_MAYBE_UNUSED BOOST_DESCRIBE_PRIVATE_MEMBERS_(T)                                       \
-    void netser_struct_marker(T**) noexcept;                                                             \
+    [[maybe_unused]] void netser_struct_marker(T**) noexcept;                                            \
     [[maybe_unused]] inline constexpr auto netser_description(T**) noexcept {                            \
         return ::netser::detail::make_description<T>(                                                    \
             #T NETSER_PP_FOR_EACH(NETSER_PP_COMMA_ATTRS, ~ __VA_OPT__(, ) __VA_ARGS__));                 \
@@ -186,7 +186,7 @@
     BOOST_DESCRIBE_MAYBE_UNUSED friend BOOST_DESCRIBE_PROTECTED_MEMBERS_(T)                              \
     BOOST_DESCRIBE_MAYBE_UNUSED friend BOOST_DESCRIBE_PRIVATE_MEMBERS_(                                  \
         T NETSER_PP_FOR_EACH(NETSER_PP_COMMA_NAME, ~ __VA_OPT__(, ) __VA_ARGS__))                        \
-    friend void netser_struct_marker(T**) noexcept;                                                      \
+    [[maybe_unused]] friend constexpr void netser_struct_marker(T**) noexcept {}                         \
     [[maybe_unused]] friend constexpr auto netser_description(T**) noexcept {                            \
         return ::netser::detail::make_description<T>(                                                    \
             #T NETSER_PP_FOR_EACH(NETSER_PP_COMMA_ATTRS, ~ __VA_OPT__(, ) __VA_ARGS__));                 \
