@@ -44,13 +44,49 @@ NETSER_INLINE bool serialize_value(S& s, T& v) {
 
 // ---- delta --------------------------------------------------------------------------
 
+// Whether a and b hold the same bytes in every value they contain, so that they write
+// the same bits; false: not known. Padding and a disengaged optional's storage are left
+// out: they are no values and may be uninitialised (valgrind would rightly flag a branch
+// on them, and the answer would depend on them).
+template <class T>
+bool bitwise_equal(const T& a, const T& b) noexcept {
+    if constexpr (std::has_unique_object_representations_v<T> || std::is_same_v<T, float> ||
+                  std::is_same_v<T, double>) {
+        return std::memcmp(static_cast<const void*>(&a), static_cast<const void*>(&b), sizeof(T)) == 0;
+    } else if constexpr (!std::is_trivially_copyable_v<T>) {
+        return false; // strings, containers: their encodings decide
+    } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
+        const auto* ad = array_data(a);
+        const auto* bd = array_data(b);
+        for (std::size_t i = 0; i < array_size<T>(); ++i)
+            if (!bitwise_equal(ad[i], bd[i])) return false;
+        return true;
+    } else if constexpr (is_optional<T>::value) {
+        return a.has_value() == b.has_value() && (!a || bitwise_equal(*a, *b));
+    } else if constexpr (described<T>) {
+        bool equal = true;
+        boost::mp11::mp_for_each<described_bases<T>>([&](auto d) {
+            using B = typename decltype(d)::type;
+            equal = equal && bitwise_equal(static_cast<const B&>(a), static_cast<const B&>(b));
+        });
+        return equal && [&]<std::size_t... I>(std::index_sequence<I...>) {
+            return (bitwise_equal(a.*member_at<T, I>::pointer, b.*member_at<T, I>::pointer) && ...);
+        }(member_indices<T>{});
+    } else if constexpr (std::is_aggregate_v<T>) {
+        return [&]<std::size_t... I>(std::index_sequence<I...>) {
+            return (bitwise_equal(boost::pfr::get<I>(a), boost::pfr::get<I>(b)) && ...);
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+    } else {
+        return false;
+    }
+}
+
 // Bitwise equal values write the same bits (a value at rest, compared with the baseline
 // it was received as): that is decided without encoding either. (An equal value is not
 // checked again: the baseline is a value a reader accepted.)
 template <class P, class T>
 bool same_value(const T& v, const T& b) {
-    if constexpr (std::is_trivially_copyable_v<T>)
-        if (std::memcmp(static_cast<const void*>(&v), static_cast<const void*>(&b), sizeof(T)) == 0) return true;
+    if (bitwise_equal(v, b)) return true;
     return same_encoded(v, b, encoding_v<P, T>);
 }
 

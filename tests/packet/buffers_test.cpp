@@ -75,7 +75,7 @@ TEST_CASE("write_packet into an empty span fails with overflow at bit 0", "[pack
 
 TEST_CASE("read_packet reads (const void*, size) as a socket gives them", "[packet][buffers]") {
     const std::vector<std::byte> packet = packet_of(Ping{677, true});
-    unsigned char datagram[1500]; // as recvfrom fills it
+    unsigned char datagram[1500] = {}; // as recvfrom fills it (zeroed: the test reads one byte past the packet)
     std::memcpy(datagram, packet.data(), packet.size());
     const std::size_t received = packet.size();
 
