@@ -423,12 +423,6 @@ function D.vector(ctx, n, r, tree, label, path)
   return elements(ctx, r, item, path, count, n.element)
 end
 
-local function key_text(ctx, node, r, path)
-  -- the key's bits, to find a key sent twice
-  local at = r.pos
-  return at
-end
-
 function D.set(ctx, n, r, tree, label, path)
   local at = r.pos
   local count = count_of(ctx, n, r, path)
