@@ -194,10 +194,7 @@ void copy_value(T& v, const T& b) {
         if (!b) {
             v.reset();
         } else {
-            if (!v) {
-                if constexpr (is_unique_ptr<T>::value) v = std::make_unique<typename T::element_type>();
-                else v.emplace();
-            }
+            if (!v) engage(v);
             copy_value(*v, *b);
         }
     } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {

@@ -22,37 +22,32 @@
 
 namespace netser::detail {
 
-template <stream S, class T, class P>
-bool apply_encoding(S& s, T& v, optional_encoding<P>) {
-    bool present = static_cast<bool>(v);
+// The presence bit of an optional or unique_ptr v: written from v, or read into it (a
+// reader resets v, or gives it a default value to read into). False when the stream
+// failed; `present` says whether a value follows.
+template <stream S, class T>
+NETSER_INLINE bool serialize_presence(S& s, T& v, bool& present) {
+    present = static_cast<bool>(v);
     if (!serialize_bool(s, present)) return false;
     if constexpr (S::is_reading) {
-        if (!present) {
-            v.reset();
-            return true;
-        }
-        if constexpr (is_unique_ptr<T>::value) v = std::make_unique<typename T::element_type>();
-        else v.emplace();
+        if (present) engage(v);
+        else v.reset();
     }
-    if (!present) return true;
-    return serialize_value<P>(s, *v);
+    return true;
+}
+
+template <stream S, class T, class P>
+bool apply_encoding(S& s, T& v, optional_encoding<P>) {
+    bool present;
+    return serialize_presence(s, v, present) && (!present || serialize_value<P>(s, *v));
 }
 
 // The same for a value with a value encoding: one function per stream, type and kind
 // of encoding, whatever its parameters.
 template <stream S, class T, class E>
 bool apply_encoding(S& s, std::optional<T>& v, const optional_value<E>& e) {
-    bool present = v.has_value();
-    if (!serialize_bool(s, present)) return false;
-    if constexpr (S::is_reading) {
-        if (!present) {
-            v.reset();
-            return true;
-        }
-        v.emplace();
-    }
-    if (!present) return true;
-    return apply_encoding(s, *v, e.value);
+    bool present;
+    return serialize_presence(s, v, present) && (!present || apply_encoding(s, *v, e.value));
 }
 
 // A variant's index, as a profile's own row ("command.index()").
@@ -111,16 +106,8 @@ bool same_encoded(const T& v, const T& b, optional_encoding<P>) {
 
 template <stream S, class T, class P>
 bool apply_delta(S& s, T& v, const T& b, optional_encoding<P>, const delta_params&) {
-    bool present = static_cast<bool>(v);
-    if (!serialize_bool(s, present)) return false;
-    if constexpr (S::is_reading) {
-        if (!present) {
-            v.reset();
-            return true;
-        }
-        if constexpr (is_unique_ptr<T>::value) v = std::make_unique<typename T::element_type>();
-        else v.emplace();
-    }
+    bool present;
+    if (!serialize_presence(s, v, present)) return false;
     if (!present) return true;
     if (b) return delta_body<P>(s, *v, *b);
     return serialize_value<P>(s, *v);

@@ -29,6 +29,13 @@ template <class... E> struct is_variant<std::variant<E...>> : std::true_type {};
 template <class T> struct is_unique_ptr : std::false_type {};
 template <class E> struct is_unique_ptr<std::unique_ptr<E>> : std::true_type {};
 
+// Gives an optional or a unique_ptr a default-constructed value (a reader's target).
+template <class T>
+void engage(T& v) {
+    if constexpr (is_unique_ptr<T>::value) v = std::make_unique<typename T::element_type>();
+    else v.emplace();
+}
+
 // std::map, std::unordered_map (key + mapped value) and std::set (key only).
 template <class T> struct is_map : std::false_type {};
 template <class K, class V, class C, class A> struct is_map<std::map<K, V, C, A>> : std::true_type {};
