@@ -15,8 +15,17 @@ structs with hand-written serialize functions in turn (and, with --against, the
 NETSER_STRUCT file against another checkout's headers too), so that a busy machine slows
 every variant alike, and prints each one's ratio to its hand-written file. It fails
 (exit 1) when a ratio is above --budget (1.25).
+
+    python3 tests/benchmarks/compile_budget.py --stages [--structs 10] [--instructions]
+
+--stages shows where the difference goes: the hand-written file; the same with
+<netser/netser.hpp> included instead of <netser/core.hpp> (the headers); the structs
+described by NETSER_STRUCT and never serialized (descriptions and their per-member
+checks); the whole NETSER_STRUCT file (the walks). --instructions counts the compiler's
+instructions under valgrind (callgrind, children included) instead of timing it: they
+repeat exactly on a busy machine, but take about 20 times as long (use --structs 10).
 """
-import argparse, os, resource, statistics, subprocess, sys, tempfile, time
+import argparse, os, re, resource, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHAPES = ("per-struct", "one-function")
@@ -174,14 +183,75 @@ def generate_hand(n_structs, shape="per-struct"):
     return "\n".join(out) + "\n"
 
 
+def compile_command(cxx, src, out, root):
+    return [cxx, "-std=c++20", "-O2", "-c", src, "-o", out,
+            "-I", os.path.join(root, "include"), "-I", os.path.join(root, "reflect")]
+
+
 def compile_seconds(cxx, src, out, root):
     """CPU (user) seconds of one compile: the figure to quote on a shared machine."""
-    cmd = [cxx, "-std=c++20", "-O2", "-c", src, "-o", out,
-           "-I", os.path.join(root, "include"), "-I", os.path.join(root, "reflect")]
     t0 = time.monotonic()
     c0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-    subprocess.run(cmd, check=True)
+    subprocess.run(compile_command(cxx, src, out, root), check=True)
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - c0, time.monotonic() - t0
+
+
+def compile_instructions(cxx, src, out, root, tmp):
+    """Instructions (millions) of one compile under callgrind, the compiler's children
+    (g++'s cc1plus) included: the same count on every run."""
+    log = os.path.join(tmp, "callgrind.log")
+    cmd = ["valgrind", "--tool=callgrind", "--trace-children=yes", f"--log-file={log}",
+           "--callgrind-out-file=" + os.path.join(tmp, "callgrind.%p")] + compile_command(cxx, src, out, root)
+    subprocess.run(cmd, check=True)
+    with open(log) as f:
+        total = sum(int(n.replace(",", "")) for n in re.findall(r"Collected : ([\d,]+)", f.read()))
+    for name in os.listdir(tmp):
+        if name.startswith("callgrind."):
+            os.remove(os.path.join(tmp, name))
+    return total / 1e6
+
+
+def stage_sources(n_structs, shape):
+    """The stages of --stages: (name, source), each adding one part of the reflected file."""
+    hand = generate_hand(n_structs, shape)
+    full = generate(n_structs, shape)
+    # The described structs with the hand-written functions doing the work.
+    hand_run = "\n".join(run_functions(shape, n_structs, "serialize"))
+    described = full[:full.index("}\n" + "\n".join(run_functions(shape, n_structs, "netser::serialize")))]
+    functions = [line for line in hand[:hand.index("}\n" + hand_run)].split("\n")
+                 if not line.startswith(("#include", "namespace", "struct ", "enum "))]
+    both = "\n".join([described.rstrip("\n")] + functions + ["}", hand_run]) + "\n"
+    return [
+        ("hand-written", hand),
+        ("hand-written, netser.hpp", hand.replace("#include <netser/core.hpp>", "#include <netser/netser.hpp>", 1)),
+        ("hand-written, netser.hpp, NETSER_STRUCT", both),
+        ("NETSER_STRUCT file (netser::serialize)", full),
+    ]
+
+
+def run_stages(args, cxxs, shapes, d):
+    out = os.path.join(d, "stage.o")
+    measure = (lambda c, src: compile_instructions(c, src, out, ROOT, d)) if args.instructions else (
+        lambda c, src: compile_seconds(c, src, out, ROOT)[0])
+    unit = "M instructions" if args.instructions else "s CPU"
+    for c in cxxs:
+        for s in shapes:
+            files = []
+            for i, (name, text) in enumerate(stage_sources(args.structs, s)):
+                path = os.path.join(d, f"stage{i}-{s}.cpp")
+                with open(path, "w") as f:
+                    f.write(text)
+                files.append((name, path))
+            results = {name: [] for name, _ in files}
+            for _ in range(args.runs):
+                for name, path in files:
+                    results[name].append(measure(c, path))
+            base = previous = statistics.median(results[files[0][0]])
+            print(f"{s}, {args.structs} structs, {c} -O2 (median of {args.runs}, in turn):")
+            for name, _ in files:
+                m = statistics.median(results[name])
+                print(f"  {name:40} {m:10.2f} {unit}  {m / base:5.2f}x hand-written  (+{m - previous:.2f})")
+                previous = m
 
 
 def main():
@@ -195,11 +265,17 @@ def main():
     p.add_argument("--compare", action="store_true", help="NETSER_STRUCT and hand-written, compiled in turn")
     p.add_argument("--against", metavar="TREE", help="with --compare: also another netser checkout's headers")
     p.add_argument("--budget", type=float, default=1.25, help="with --compare: the largest ratio that passes")
+    p.add_argument("--stages", action="store_true", help="where the difference goes: headers, descriptions, walks")
+    p.add_argument("--instructions", action="store_true", help="with --stages: callgrind instruction counts")
     args = p.parse_args()
-    cxxs = (args.cxx or ("g++,clang++-14" if args.compare else "g++")).split(",")
-    shape = args.shape or ("both" if args.compare else "per-struct")
+    several = args.compare or args.stages
+    cxxs = (args.cxx or ("g++,clang++-14" if several else "g++")).split(",")
+    shape = args.shape or ("both" if several else "per-struct")
     shapes = SHAPES if shape == "both" else (shape,)
     with tempfile.TemporaryDirectory() as d:
+        if args.stages:
+            run_stages(args, cxxs, shapes, d)
+            return 0
         out = os.path.join(d, "budget.o")
         sources = {}
         for s in shapes:
