@@ -275,12 +275,19 @@ struct without {
 template <class P>
 using pack_of = std::decay_t<decltype(P::value)>;
 
+// Answered once per pack type (shared by every member with the same kinds of
+// attributes), not once per member.
+template <class A, attr_kind K>
+inline constexpr bool pack_has = A::template has<K>();
+template <class A, attr_kind... Allowed>
+inline constexpr bool pack_only = A::template only<Allowed...>();
+
 template <class P, attr_kind K>
-inline constexpr bool has_attr = pack_of<P>::template has<K>();
+inline constexpr bool has_attr = pack_has<pack_of<P>, K>;
 
 // True when the pack holds no attribute other than the given kinds.
 template <class P, attr_kind... Allowed>
-inline constexpr bool only_kinds = pack_of<P>::template only<Allowed...>();
+inline constexpr bool only_kinds = pack_only<pack_of<P>, Allowed...>;
 
 } // namespace detail
 } // namespace netser

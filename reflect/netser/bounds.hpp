@@ -105,8 +105,8 @@ constexpr bit_bounds described_bounds() noexcept {
 template <class P, class T>
 constexpr bit_bounds value_bounds() noexcept {
     using A = pack_of<P>;
-    if constexpr (constexpr misuse k = misuse_in<decltype(classify<P, T, false>())>; k != misuse::none) {
-        report_misuse<P, k>();
+    if constexpr (is_invalid<decltype(classify<P, T, false>())>) {
+        report_misuse<P, misuse_in<decltype(classify<P, T, false>())>>();
         return {}; // no second error from the bounds
     } else if constexpr (A::template user_codec_for<T>()) {
         constexpr auto& u = P::value.user();
@@ -194,8 +194,8 @@ constexpr bit_bounds value_bounds() noexcept {
 template <class P, class T>
 constexpr std::size_t min_bits_value() noexcept {
     using A = pack_of<P>;
-    if constexpr (constexpr misuse k = misuse_in<decltype(classify<P, T, false>())>; k != misuse::none) {
-        report_misuse<P, k>();
+    if constexpr (is_invalid<decltype(classify<P, T, false>())>) {
+        report_misuse<P, misuse_in<decltype(classify<P, T, false>())>>();
         return 0;
     } else if constexpr (A::template user_codec_for<T>()) {
         constexpr auto& u = P::value.user();

@@ -91,50 +91,109 @@ inline constexpr bool is_value_encoding<text_encoding> = true;
 template <class E>
 inline constexpr bool is_value_encoding<sequence_encoding<E>> = true;
 
-// The encoding of an integer or float member (common and finite, handled around it, are
-// ignored here), or the mistake in its parameters (range, bits, quantize).
-template <class P, class T>
-constexpr auto plain_encoding_of() noexcept {
-    constexpr auto& a = P::value;
+// An encoding, or the mistake (k) that a value makes with its attributes, and whether
+// common or finite goes around the encoding. The answers a caller tests per member are
+// bools: comparing enums in a template costs the compiler an overload resolution each.
+template <class E>
+struct checked_encoding {
+    E encoding;
+    misuse k = misuse::none;
+    bool valid = true;
+    bool common = false;
+    bool finite = false;
+};
+template <class E>
+constexpr checked_encoding<E> invalid_because(misuse k) noexcept {
+    return {{}, k, false};
+}
+
+// The encoding of an integer or float of type T with the attributes a (common and
+// finite, handled around it, are ignored here), or the mistake in its parameters
+// (range, bits, quantize). One function per type and kinds of attributes, shared by
+// every member whatever its parameters: they are its argument.
+template <class T, class A>
+constexpr auto plain_encoding_in(const A& a) noexcept {
     if constexpr (std::is_integral_v<T>) {
-        if constexpr (has_attr<P, attr_kind::range>) {
-            constexpr auto r = a.template get<attr_kind::range>();
-            if constexpr (!std::in_range<T>(r.min) || !std::in_range<T>(r.max) || std::cmp_greater(r.min, r.max))
-                return invalid_encoding<P, misuse::range>{};
-            else
-                return range_encoding<T>{static_cast<T>(r.min), static_cast<T>(r.max)};
-        } else if constexpr (has_attr<P, attr_kind::bits>) {
-            constexpr int n = a.template get<attr_kind::bits>().n;
+        if constexpr (A::template has<attr_kind::range>()) {
+            const auto r = a.template get<attr_kind::range>();
+            if (!std::in_range<T>(r.min) || !std::in_range<T>(r.max) || std::cmp_greater(r.min, r.max))
+                return invalid_because<range_encoding<T>>(misuse::range);
+            return checked_encoding<range_encoding<T>>{{static_cast<T>(r.min), static_cast<T>(r.max)}};
+        } else if constexpr (A::template has<attr_kind::bits>()) {
+            const int n = a.template get<attr_kind::bits>().n;
             constexpr int width = std::numeric_limits<std::make_unsigned_t<T>>::digits;
-            if constexpr (n < 1 || n > width) {
-                return invalid_encoding<P, misuse::bits>{};
-            } else if constexpr (std::is_signed_v<T>) {
-                constexpr T lo =
-                    n == width ? std::numeric_limits<T>::min() : static_cast<T>(-(std::int64_t{1} << (n - 1)));
-                constexpr T hi =
-                    n == width ? std::numeric_limits<T>::max() : static_cast<T>((std::int64_t{1} << (n - 1)) - 1);
-                return range_encoding<T>{lo, hi};
+            if constexpr (std::is_signed_v<T>) {
+                if (n < 1 || n > width) return invalid_because<range_encoding<T>>(misuse::bits);
+                if (n == width) return checked_encoding<range_encoding<T>>{{std::numeric_limits<T>::min(),
+                                                                            std::numeric_limits<T>::max()}};
+                return checked_encoding<range_encoding<T>>{{static_cast<T>(-(std::int64_t{1} << (n - 1))),
+                                                            static_cast<T>((std::int64_t{1} << (n - 1)) - 1)}};
             } else {
-                return bits_encoding{n};
+                if (n < 1 || n > width) return invalid_because<bits_encoding>(misuse::bits);
+                return checked_encoding<bits_encoding>{{n}};
             }
         } else {
-            return raw_encoding{};
+            return checked_encoding<raw_encoding>{};
         }
-    } else if constexpr (has_attr<P, attr_kind::quantize>) {
-        constexpr quantization q = a.template get<attr_kind::quantize>().params();
-        if constexpr (!std::is_same_v<T, float>) return invalid_encoding<P, misuse::quantize_type>{};
-        else if constexpr (!q.valid) return invalid_encoding<P, misuse::quantize>{};
-        else return q;
+    } else if constexpr (A::template has<attr_kind::quantize>()) {
+        const quantization q = a.template get<attr_kind::quantize>().params();
+        if (!std::is_same_v<T, float>) return invalid_because<quantization>(misuse::quantize_type);
+        if (!q.valid) return invalid_because<quantization>(misuse::quantize);
+        return checked_encoding<quantization>{q};
     } else if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, double>) {
-        return invalid_encoding<P, misuse::long_double>{};
+        return invalid_because<raw_encoding>(misuse::long_double);
     } else {
-        return raw_encoding{};
+        return checked_encoding<raw_encoding>{};
     }
 }
 
+// The same for a bool, integer or float with no user attribute, with common and finite.
+template <class T, class A>
+constexpr auto arithmetic_encoding_in(const A& a) noexcept {
+    if constexpr (std::is_same_v<T, bool>) {
+        if (A::encoding_size != 0) return invalid_because<bool_encoding>(misuse::bool_attribute);
+        return checked_encoding<bool_encoding>{};
+    } else if constexpr (std::is_integral_v<T>) {
+        auto r = plain_encoding_in<T>(a);
+        if (!A::template only<attr_kind::range, attr_kind::bits, attr_kind::common>())
+            return invalid_because<decltype(r.encoding)>(misuse::integer_attribute);
+        if constexpr (A::template has<attr_kind::common>()) {
+            if (r.valid && !common_fits<T>(a.template get<attr_kind::common>()))
+                return invalid_because<decltype(r.encoding)>(misuse::common);
+            r.common = true;
+        }
+        return r;
+    } else {
+        auto r = plain_encoding_in<T>(a);
+        if (!A::template only<attr_kind::quantize, attr_kind::common, attr_kind::finite>())
+            return invalid_because<decltype(r.encoding)>(misuse::float_attribute);
+        r.finite = A::template has<attr_kind::finite>();
+        r.common = !r.finite && A::template has<attr_kind::common>();
+        return r;
+    }
+}
+
+// The encoding of an integer or float member with attributes P, or their mistake.
+template <class P, class T>
+constexpr auto plain_encoding_of() noexcept {
+    constexpr auto r = plain_encoding_in<T>(P::value);
+    if constexpr (!r.valid) return invalid_encoding<P, r.k>{};
+    else return r.encoding;
+}
+
 /// E when K is none, else the mistake K (for encodings that are tags).
+template <misuse K>
+struct valid_or_for {
+    template <class P, class E>
+    using type = invalid_encoding<P, K>;
+};
+template <>
+struct valid_or_for<misuse::none> {
+    template <class P, class E>
+    using type = E;
+};
 template <class P, misuse K, class E>
-using valid_or = std::conditional_t<K == misuse::none, E, invalid_encoding<P, K>>;
+using valid_or = typename valid_or_for<K>::template type<P, E>;
 
 /// The mistake in values of type E with attributes P, seen as classify<P, E, Shallow> sees them.
 template <class P, class E, bool Shallow>
@@ -171,7 +230,15 @@ inline constexpr bool not_looked_into<true, T> = opaque_type<T>;
 template <class P, class T, bool Shallow>
 constexpr auto classify() noexcept {
     using A = pack_of<P>;
-    if constexpr (not_looked_into<Shallow, T>) {
+    if constexpr (std::is_arithmetic_v<T> && !A::has_user()) {
+        // Computed by a function shared by every member of type T with attributes of the
+        // same kinds; only the answer is per member.
+        constexpr auto r = arithmetic_encoding_in<T>(P::value);
+        if constexpr (!r.valid) return invalid_encoding<P, r.k>{};
+        else if constexpr (r.common) return common_encoding<P>{};
+        else if constexpr (r.finite) return finite_encoding<P>{};
+        else return r.encoding;
+    } else if constexpr (not_looked_into<Shallow, T>) {
         return unchecked_encoding{};
     } else if constexpr (A::template user_codec_for<T>()) {
         return user_attribute_encoding<P>{};
@@ -179,33 +246,8 @@ constexpr auto classify() noexcept {
         return invalid_encoding<P, misuse::broken_description>{}; // its own static_assert said which header
     } else if constexpr (A::has_user() && (std::is_arithmetic_v<T> || std::is_enum_v<T> || is_string<T>)) {
         return invalid_encoding<P, misuse::user_attribute>{};
-    } else if constexpr (std::is_same_v<T, bool>) {
-        return valid_or<P, A::encoding_size == 0 ? misuse::none : misuse::bool_attribute, bool_encoding>{};
     } else if constexpr (std::is_enum_v<T>) {
         return enum_encoding_of<P, T>();
-    } else if constexpr (std::is_integral_v<T>) {
-        if constexpr (!only_kinds<P, attr_kind::range, attr_kind::bits, attr_kind::common>) {
-            return invalid_encoding<P, misuse::integer_attribute>{};
-        } else if constexpr (has_attr<P, attr_kind::common>) {
-            using E = decltype(plain_encoding_of<P, T>());
-            if constexpr (misuse_in<E> != misuse::none) return E{};
-            else if constexpr (!common_fits<T>(P::value.template get<attr_kind::common>()))
-                return invalid_encoding<P, misuse::common>{};
-            else return common_encoding<P>{};
-        } else {
-            return plain_encoding_of<P, T>();
-        }
-    } else if constexpr (std::is_floating_point_v<T>) {
-        if constexpr (!only_kinds<P, attr_kind::quantize, attr_kind::common, attr_kind::finite>) {
-            return invalid_encoding<P, misuse::float_attribute>{};
-        } else if constexpr (has_attr<P, attr_kind::finite> || has_attr<P, attr_kind::common>) {
-            using E = decltype(plain_encoding_of<P, T>());
-            if constexpr (misuse_in<E> != misuse::none) return E{};
-            else if constexpr (has_attr<P, attr_kind::finite>) return finite_encoding<P>{};
-            else return common_encoding<P>{};
-        } else {
-            return plain_encoding_of<P, T>();
-        }
     } else if constexpr (has_attr<P, attr_kind::sparse>) {
         if constexpr (!has_optional_elements<T>) {
             return invalid_encoding<P, misuse::sparse>{};
@@ -234,7 +276,7 @@ constexpr auto classify() noexcept {
         } else {
             constexpr auto element = classify<EP, E, shallow_for<Shallow, E>>();
             using EE = std::remove_const_t<decltype(element)>;
-            if constexpr (misuse_in<EE> != misuse::none)
+            if constexpr (is_invalid<EE>)
                 return invalid_encoding<P, misuse_in<EE>>{};
             else if constexpr (std::is_same_v<E, bool> || !is_value_encoding<EE>)
                 return vector_encoding<P>{};

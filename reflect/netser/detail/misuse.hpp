@@ -165,6 +165,13 @@ template <class E>
 inline constexpr misuse misuse_in = misuse::none;
 template <class P, misuse K>
 inline constexpr misuse misuse_in<invalid_encoding<P, K>> = K;
+/// Whether an encoding stands for a mistake. (Tests written per member ask this rather
+/// than compare misuse_in with misuse::none: comparing enums in a template costs the
+/// compiler an overload resolution each time.)
+template <class E>
+inline constexpr bool is_invalid = false;
+template <class P, misuse K>
+inline constexpr bool is_invalid<invalid_encoding<P, K>> = true;
 
 /// How a value of type T with attributes P goes on the wire, or invalid_encoding<P, K>
 /// for its first mistake K (<netser/encoding.hpp>).
