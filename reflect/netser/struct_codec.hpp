@@ -97,15 +97,16 @@ struct special_member {};
 // How the plain walk of a struct's members takes an encoding: as it is, or, for common
 // values and optionals of value encodings, as a value (common_values, optional_value), so
 // that every member of the same type and kind of encoding shares one function.
-template <class P, class T, class E>
+// (Functions of the type and the encoding only: one per type and kind of encoding.)
+template <class T, class E>
 constexpr E walk_form(const E& e) noexcept {
     return e;
 }
-template <class P, class T, class Q>
+template <class T, class Q>
 constexpr auto walk_form(const common_encoding<Q>&) noexcept {
     return common_values_of<Q, T>();
 }
-template <class P, class T, class Q>
+template <class T, class Q>
 constexpr auto walk_form(const optional_encoding<Q>& e) noexcept {
     if constexpr (is_optional<T>::value) {
         using E = encoding_t<Q, typename T::value_type>;
@@ -122,12 +123,12 @@ template <class C, std::size_t I, class P = no_attrs>
 constexpr auto member_encoding() noexcept {
     using A = member_attrs<C, I>;
     if constexpr (pack_of<P>::encoding_size != 0)
-        return walk_form<P, member_type<C, I>>(encoding_of<P, member_type<C, I>>());
+        return walk_form<member_type<C, I>>(classify<P, member_type<C, I>, false>());
     else if constexpr (has_attr<A, attr_kind::skip> || has_attr<A, attr_kind::only_if> ||
                        has_attr<A, attr_kind::check>)
         return special_member<C, I>{};
     else
-        return walk_form<A, member_type<C, I>>(encoding_of<A, member_type<C, I>>());
+        return walk_form<member_type<C, I>>(classify<A, member_type<C, I>, false>());
 }
 
 template <class C, std::size_t I, class P = no_attrs>
@@ -140,11 +141,11 @@ inline constexpr auto member_encoding_v = member_encoding<C, I, P>();
 // far less code to compile. The bits are the same as member by member, and so are the
 // errors: the first member that fails, at its own bit, with its name.
 
-template <class C, std::size_t I, class P>
-constexpr int member_code_bits() noexcept {
-    using E = std::remove_const_t<decltype(member_encoding_v<C, I, P>)>;
+// The bits of a member's code: one function per type and kind of encoding.
+template <class T, class E>
+constexpr int code_width(const E& e) noexcept {
     if constexpr (is_fixed_width<E>) {
-        return code_bits<member_type<C, I>>(member_encoding_v<C, I, P>);
+        return code_bits<T>(e);
     } else {
         return -1; // not fixed width
     }
@@ -205,7 +206,7 @@ constexpr bool all_fixed_width(const std::array<int, N>& widths) noexcept {
 
 template <class C, class P, std::size_t... I>
 constexpr std::array<int, sizeof...(I)> member_widths(std::index_sequence<I...>) noexcept {
-    return {member_code_bits<C, I, P>()...};
+    return {code_width<member_type<C, I>>(member_encoding_v<C, I, P>)...};
 }
 
 // Runs of members (with the component attributes P of a vector-like struct): each is
