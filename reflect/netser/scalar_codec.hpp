@@ -64,14 +64,10 @@ template <class P, class T>
 constexpr auto common_values_of() noexcept {
     constexpr auto c = P::value.template get<attr_kind::common>();
     constexpr std::size_t k = std::size(c.values);
-    if constexpr (std::is_integral_v<T>) {
-        constexpr bool fits = [&] {
-            for (auto x : c.values)
-                if (!std::in_range<T>(x)) return false;
-            return true;
-        }();
-        static_assert(fits, "netser: every netser::common value must be representable in the member's type");
-    }
+    // The classification reports this by member name first; this guards other callers.
+    if constexpr (std::is_integral_v<T>)
+        static_assert(common_fits<T>(c),
+                      "netser: every netser::common value must be representable in the member's type");
     constexpr auto plain = plain_encoding_of<P, T>();
     common_values<T, std::remove_const_t<decltype(plain)>, k> r{plain, {}};
     for (std::size_t i = 0; i < k; ++i) r.values[i] = static_cast<T>(c.values[i]);

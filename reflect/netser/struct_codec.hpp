@@ -45,12 +45,6 @@ constexpr auto only_if_flag() noexcept {
     return member_attrs<C, I>::value.template get<attr_kind::only_if>().flag;
 }
 
-// A member's value's own attributes, once only_if and check are handled (a new provider
-// only when there is something to drop).
-template <class P>
-using value_attrs = std::conditional_t<has_attr<P, attr_kind::only_if> || has_attr<P, attr_kind::check>,
-                                       without<P, attr_kind::only_if, attr_kind::check>, P>;
-
 template <class C, std::size_t I, stream S>
 NETSER_INLINE bool serialize_member(S& s, C& obj) {
     using D = member_at<C, I>;
@@ -71,7 +65,7 @@ NETSER_INLINE bool serialize_member(S& s, C& obj) {
                 return false;
             }
         }
-        if (profiled_value<value_attrs<P>>(s, m, D::name)) [[likely]] return true;
+        if (profiled_value<value_provider<P>>(s, m, D::name)) [[likely]] return true;
         s.error().prepend_member(D::name);
         return false;
     }
@@ -522,7 +516,7 @@ template <class T, class C, std::size_t I>
 constexpr bool inline_encoding(const special_member<C, I>&) noexcept {
     using A = member_attrs<C, I>;
     if constexpr (has_attr<A, attr_kind::skip>) return true;
-    else return inline_encoding<T>(encoding_v<value_attrs<A>, T>);
+    else return inline_encoding<T>(encoding_v<value_provider<A>, T>);
 }
 
 template <class P, class C, template <class...> class L, class... B, std::size_t... I>
@@ -610,7 +604,7 @@ bool member_same(const C& v, const C& b) {
         // Not sent: a reader resets it, and the baseline (what a reader held) has it reset.
         if constexpr (has_attr<P, attr_kind::only_if>)
             if (!(v.*only_if_flag<C, I>())) return true;
-        return same_value<value_attrs<P>>(v.*D::pointer, b.*D::pointer);
+        return same_value<value_provider<P>>(v.*D::pointer, b.*D::pointer);
     }
 }
 
@@ -664,7 +658,7 @@ bool delta_member(S& s, C& obj, const C& base) {
                 return false;
             }
         }
-        return delta_named<value_attrs<P>, C, I>(s, m, b);
+        return delta_named<value_provider<P>, C, I>(s, m, b);
     }
 }
 
@@ -722,7 +716,7 @@ constexpr bit_bounds member_delta_bounds() noexcept {
     if constexpr (has_attr<P, attr_kind::skip>) {
         return {};
     } else {
-        bit_bounds b = delta_value_bounds<value_attrs<P>, member_type<C, I>>();
+        bit_bounds b = delta_value_bounds<value_provider<P>, member_type<C, I>>();
         if constexpr (checks_enabled && has_attr<P, attr_kind::check>) b.max += 32 + 7;
         return b;
     }
