@@ -1,0 +1,88 @@
+// <netser/reflect.hpp> alone is enough to describe structs and write, read and measure
+// them (the lighter include docs/api.md names for files that only serialize): this file
+// includes nothing else of netser.
+
+#include <netser/reflect.hpp>
+
+#include <boost/describe/enum.hpp>
+#include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace reflect_header_test {
+
+BOOST_DEFINE_ENUM_CLASS(Stance, stand, crouch, prone)
+
+struct Small {
+    bool alive = false;
+    int hp = 0;
+    bool operator==(const Small&) const = default;
+};
+NETSER_STRUCT(Small, alive, (hp, netser::range(0, 100), netser::common(100)))
+
+struct Full {
+    Stance stance = Stance::stand;
+    float x = 0.f;
+    std::optional<int> target;
+    std::string name;
+    std::vector<std::uint8_t> items;
+    Small small;
+    bool operator==(const Full&) const = default;
+};
+NETSER_STRUCT(Full, stance, (x, netser::quantize(-10.f, 10.f, 0.5f)), (target, netser::range(0, 63)),
+              (name, netser::max_length(8)), (items, netser::max_size(4), netser::range(0, 200)), small)
+
+template <class T>
+std::vector<std::byte> write(T& v) {
+    std::vector<std::byte> out;
+    netser::vector_write_stream w(out);
+    REQUIRE(netser::serialize(w, v));
+    w.finish();
+    return out;
+}
+
+std::vector<std::byte> bytes(std::initializer_list<unsigned> b) {
+    std::vector<std::byte> r;
+    for (unsigned x : b) r.push_back(static_cast<std::byte>(x));
+    return r;
+}
+
+TEST_CASE("reflect.hpp alone: golden bytes of a common value and its plain encoding") {
+    // alive (1 bit), then hp: the flag 1 and no index (one common value)...
+    Small common{true, 100};
+    CHECK(write(common) == bytes({0x03}));
+    // ...or the flag 0 and 7 in bits_required(0, 100) = 7 bits, at bit 2.
+    Small plain{false, 7};
+    CHECK(write(plain) == bytes({0x1C, 0x00}));
+}
+
+TEST_CASE("reflect.hpp alone: write, read and measure a struct of every kind of member") {
+    Full v{Stance::prone, 2.5f, 42, "ann", {1, 2, 200}, {true, 55}};
+    const std::vector<std::byte> wire = write(v);
+
+    netser::measure_stream m;
+    REQUIRE(netser::serialize(m, v));
+    CHECK((m.bits_processed() + 7) / 8 == wire.size());
+    CHECK(m.bits_processed() <= netser::max_bits<Full>());
+
+    Full back;
+    netser::read_stream r(wire);
+    REQUIRE(netser::serialize(r, back));
+    CHECK(back == v);
+    CHECK(r.bits_processed() == m.bits_processed());
+
+    // An item out of its range fails the write, naming the member.
+    v.items = {201};
+    std::vector<std::byte> out;
+    netser::vector_write_stream w(out);
+    CHECK_FALSE(netser::serialize(w, v));
+    CHECK(w.error().code == netser::errc::out_of_range);
+    CHECK(w.error().path().find("items") != std::string_view::npos);
+}
+
+} // namespace reflect_header_test
