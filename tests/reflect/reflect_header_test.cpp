@@ -1,8 +1,10 @@
 // <netser/reflect.hpp> alone is enough to describe structs and write, read and measure
 // them (the lighter include docs/api.md names for files that only serialize): this file
-// includes nothing else of netser.
+// includes nothing else of netser (core/hex.hpp includes none).
 
 #include <netser/reflect.hpp>
+
+#include "core/hex.hpp"
 
 #include <boost/describe/enum.hpp>
 #include <catch2/catch.hpp>
@@ -46,19 +48,13 @@ std::vector<std::byte> write(T& v) {
     return out;
 }
 
-std::vector<std::byte> bytes(std::initializer_list<unsigned> b) {
-    std::vector<std::byte> r;
-    for (unsigned x : b) r.push_back(static_cast<std::byte>(x));
-    return r;
-}
-
 TEST_CASE("reflect.hpp alone: golden bytes of a common value and its plain encoding") {
     // alive (1 bit), then hp: the flag 1 and no index (one common value)...
     Small common{true, 100};
-    CHECK(write(common) == bytes({0x03}));
+    CHECK(netser_test::hex(write(common)) == "03");
     // ...or the flag 0 and 7 in bits_required(0, 100) = 7 bits, at bit 2.
     Small plain{false, 7};
-    CHECK(write(plain) == bytes({0x1C, 0x00}));
+    CHECK(netser_test::hex(write(plain)) == "1C 00");
 }
 
 TEST_CASE("reflect.hpp alone: write, read and measure a struct of every kind of member") {
