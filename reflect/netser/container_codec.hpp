@@ -56,15 +56,18 @@ inline bool same_encoded(const std::string& v, const std::string& b, text_encodi
 }
 
 template <stream S, class T, class Allocator, class E>
-bool apply_encoding(S& s, std::vector<T, Allocator>& v, sequence_encoding<E> e) {
+NETSER_INLINE_LOOP bool apply_encoding(S& s, std::vector<T, Allocator>& v, sequence_encoding<E> e) {
     std::uint64_t count = v.size();
     if (!serialize_count(s, count, e.max_size, e.min_element_bits)) return false;
-    if constexpr (S::is_reading) {
-        v.clear();
-        v.resize(static_cast<std::size_t>(count));
-    }
-    for (std::size_t i = 0; i < v.size(); ++i)
-        if (!apply_encoding(s, v[i], e.element)) [[unlikely]] return fail_at_index(s, i);
+    // Every element's read assigns it, so the old elements need no reset (no memset).
+    if constexpr (S::is_reading) v.resize(static_cast<std::size_t>(count));
+    // Through a pointer and a count: a store to a char element may alias v's own
+    // pointers, which would make v.size() and v[i] reload them on every element.
+    T* const first = v.data();
+    T* const last = first + v.size();
+    for (T* p = first; p != last; ++p)
+        if (!apply_encoding(s, *p, e.element)) [[unlikely]]
+            return fail_at_index(s, static_cast<std::size_t>(p - first));
     return true;
 }
 

@@ -37,7 +37,7 @@ NETSER_INLINE bool serialize_presence(S& s, T& v, bool& present) {
 }
 
 template <stream S, class T, class P>
-bool apply_encoding(S& s, T& v, optional_encoding<P>) {
+NETSER_INLINE bool apply_encoding(S& s, T& v, optional_encoding<P>) {
     bool present;
     return serialize_presence(s, v, present) && (!present || serialize_value<P>(s, *v));
 }
@@ -45,7 +45,7 @@ bool apply_encoding(S& s, T& v, optional_encoding<P>) {
 // The same for a value with a value encoding: one function per stream, type and kind
 // of encoding, whatever its parameters.
 template <stream S, class T, class E>
-bool apply_encoding(S& s, std::optional<T>& v, const optional_value<E>& e) {
+NETSER_INLINE bool apply_encoding(S& s, std::optional<T>& v, const optional_value<E>& e) {
     bool present;
     return serialize_presence(s, v, present) && (!present || apply_encoding(s, *v, e.value));
 }

@@ -11,6 +11,7 @@
 #include <netser/core.hpp>
 
 #include <cstdint>
+#include <optional>
 
 namespace netser_bench {
 
@@ -73,6 +74,15 @@ bool serialize(S& s, CubeArticle& c) noexcept {
            serialize_quantized(s, c.orientation.y, -1.f, 1.f, 0.004f) &&
            serialize_quantized(s, c.orientation.z, -1.f, 1.f, 0.004f) &&
            serialize_quantized(s, c.orientation.w, -1.f, 1.f, 0.004f);
+}
+
+struct MobArticle : Mob {}; // the same members, its own serialize
+
+template <netser::stream S>
+bool serialize(S& s, MobArticle& m) noexcept {
+    return serialize_mob(
+        s, m, [](S& st, float& v) { return netser::serialize_quantized(st, v, -500.f, 500.f, 0.01f); },
+        [](S& st, float& v) { return netser::serialize_quantized(st, v, 0.f, 20.f, 0.01f); });
 }
 
 } // namespace netser_bench

@@ -3,10 +3,10 @@
 # Compiles overhead_bench.cpp with g++ and clang++ at -O2 and -O3 and counts the
 # instructions of the write, read and measure functions alone, over `count` structs
 # (default 100,000; `cubes` is a vector of 64 cubes per struct, and its counts are per
-# cube), for three forms of the same struct: hand-written with constexpr quantizations
-# (hand), hand-written in the article's form with literal quantization arguments
-# (article) and NETSER_STRUCT (reflected). Prints instructions per struct and the ratios
-# to hand.
+# cube; `mob` has common values, a described enum and an optional), for three forms
+# of the same struct: hand-written with constexpr quantizations (hand), hand-written in
+# the article's form with literal quantization arguments (article) and NETSER_STRUCT
+# (reflected). Prints instructions per struct and the ratios to hand.
 #
 #   tests/benchmarks/callgrind_overhead.sh [count]
 #   CXXS="clang++-14" LEVELS="-O2" TYPES="s94 cube" OPS="write read" tests/benchmarks/callgrind_overhead.sh
@@ -24,7 +24,7 @@ root="$(cd "${NETSER_ROOT:-$here/../..}" && pwd)"
 count="${1:-100000}"
 cxxs="${CXXS:-g++ clang++-14}"
 levels="${LEVELS:--O2 -O3}"
-types="${TYPES:-s94 player cube cubes}"
+types="${TYPES:-s94 player cube mob cubes}"
 ops="${OPS:-write read measure}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -5,7 +5,7 @@
 // it checks that all write byte-identical packets and read back the same values
 // (non-zero exit if not).
 //
-//   overhead_bench <write|read|measure> <hand|article|reflected> <s94|player|cube|cubes> [count]
+//   overhead_bench <write|read|measure> <hand|article|reflected> <s94|player|cube|mob|cubes> [count]
 //   overhead_bench <write|read|measure> <runtime|precomputed> s94 [count]
 //
 // runtime is the article's form with arguments known only at run time, precomputed the
@@ -90,6 +90,26 @@ std::vector<Cubes> make_values<Cubes>(std::size_t n) {
     return v;
 }
 
+template <>
+std::vector<Mob> make_values<Mob>(std::size_t n) {
+    std::mt19937 rng(77);
+    std::uniform_real_distribution<float> pos(-500.f, 500.f), speed(0.f, 20.f);
+    constexpr int tiers[] = {0, 50, 100, 200};
+    std::vector<Mob> v(n);
+    for (auto& m : v) { // about half of every common value, as a snapshot of a quiet world
+        m.id = static_cast<std::uint16_t>(rng() % 4096);
+        m.health = rng() % 5 < 3 ? 100 : static_cast<int>(rng() % 100);
+        m.x = pos(rng);
+        m.y = pos(rng);
+        m.speed = (rng() & 1) != 0 ? 0.f : speed(rng);
+        m.stance = static_cast<Stance>(rng() % 5);
+        m.armor = (rng() & 1) != 0 ? tiers[rng() % 4] : static_cast<int>(rng() % 201);
+        if ((rng() & 1) != 0) m.target = static_cast<std::uint8_t>(rng() % 64);
+        m.alive = (rng() & 1) != 0;
+    }
+    return v;
+}
+
 // The reflected twin of a hand-written value: the same members in the same order.
 template <class R, class H>
 R reflected_copy(const H& h) {
@@ -119,6 +139,11 @@ template <class R>
 bool same_values(const Cube& h, const R& r) { // the floats, not the padding after the flag
     return h.interacting == r.interacting &&
            std::memcmp(&h.position, &r.position, sizeof h - offsetof(Cube, position)) == 0;
+}
+template <class R>
+bool same_values(const Mob& h, const R& r) {
+    return h.id == r.id && h.health == r.health && h.x == r.x && h.y == r.y && h.speed == r.speed &&
+           h.stance == r.stance && h.armor == r.armor && h.target == r.target && h.alive == r.alive;
 }
 inline bool same_values(const Cubes& h, const CubesR& r) {
     if (h.cubes.size() != r.cubes.size()) return false;
@@ -301,6 +326,7 @@ int main(int argc, char** argv) {
                         identical<S94, S94R, S94Precomputed>("S94 (quantization made at run time)", 10000) &&
                         identical<Player10, Player10R, Player10Article>("Player10", 10000) &&
                         identical<Cube, CubeR, CubeArticle>("Cube", 10000) &&
+                        identical<Mob, MobR, MobArticle>("Mob (common values)", 10000) &&
                         identical<Cubes, CubesR, void>("Cubes (cubes)", 10048);
         return ok ? 0 : 1;
     }
@@ -313,6 +339,7 @@ int main(int argc, char** argv) {
     if (type == "s94") return run<S94, S94R, S94Article>(op, kind, n);
     if (type == "player") return run<Player10, Player10R, Player10Article>(op, kind, n);
     if (type == "cube") return run<Cube, CubeR, CubeArticle>(op, kind, n);
+    if (type == "mob") return run<Mob, MobR, MobArticle>(op, kind, n);
     if (type == "cubes") return run<Cubes, CubesR, void>(op, kind, n);
     std::printf("unknown type %s\n", type.c_str());
     return 1;

@@ -7,8 +7,11 @@
 
 #include <netser/netser.hpp>
 
+#include <boost/describe/enum.hpp>
+
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace netser_bench {
@@ -165,5 +168,101 @@ struct CubesR {
     std::vector<CubeR> cubes;
 };
 NETSER_STRUCT(CubesR, (cubes, netser::max_size(64)))
+
+// A monster of a snapshot with common values (the article's "special case the common
+// values"), a described enum and an optional: a health that is mostly full, a speed that
+// is mostly zero, armor that is mostly one of four tiers. Hand-written as a game
+// programmer writes it, with constexpr quantizations and a helper for common values...
+enum class Stance : std::uint8_t { idle, walk, run, jump, fall };
+BOOST_DESCRIBE_ENUM(Stance, idle, walk, run, jump, fall)
+
+struct Mob {
+    static constexpr netser::quantization position = netser::quantization::make(-500.f, 500.f, 0.01f); // 17 bits
+    static constexpr netser::quantization speed_q = netser::quantization::make(0.f, 20.f, 0.01f);       // 11 bits
+    std::uint16_t id = 0;
+    int health = 100;
+    float x = 0.f, y = 0.f;
+    float speed = 0.f;
+    Stance stance = Stance::idle;
+    int armor = 0;
+    std::optional<std::uint8_t> target;
+    bool alive = true;
+};
+inline constexpr int full_health[] = {100};
+inline constexpr float standing[] = {0.f};
+inline constexpr int armor_tiers[] = {0, 50, 100, 200};
+static_assert(Mob::position.bits == 17 && Mob::speed_q.bits == 11);
+
+// A flag; set, the index among the values (no bits for one value); clear, plain(s, v).
+template <netser::stream S, class T, std::size_t K, class Plain>
+bool serialize_common(S& s, T& v, const T (&values)[K], Plain plain) noexcept {
+    constexpr auto count = static_cast<std::uint32_t>(K);
+    std::uint32_t index = count;
+    if constexpr (!S::is_reading)
+        for (std::uint32_t i = 0; i < count; ++i)
+            if (v == values[i]) {
+                index = i;
+                break;
+            }
+    bool common = index < count;
+    if (!netser::serialize_bool(s, common)) return false;
+    if (!common) return plain(s, v);
+    if constexpr (S::is_reading) index = 0; // the value when there is only one
+    if constexpr (count > 1)
+        if (!netser::serialize_int(s, index, 0u, count - 1)) return false;
+    if constexpr (S::is_reading) v = values[index];
+    return true;
+}
+
+// Both hand-written forms of a mob (constexpr quantizations here, the article's literal
+// arguments in article_forms.hpp): `position` and `speed` quantize those floats.
+template <netser::stream S, class M, class Position, class Speed>
+bool serialize_mob(S& s, M& m, Position position, Speed speed) noexcept {
+    int stance = static_cast<int>(m.stance);
+    bool has_target = m.target.has_value();
+    if (!netser::serialize_bits(s, m.id, 12) ||
+        !serialize_common(s, m.health, full_health, [](S& st, int& v) { return netser::serialize_int(st, v, 0, 100); }) ||
+        !position(s, m.x) || !position(s, m.y) || !serialize_common(s, m.speed, standing, speed) ||
+        !netser::serialize_int(s, stance, 0, 4) ||
+        !serialize_common(s, m.armor, armor_tiers, [](S& st, int& v) { return netser::serialize_int(st, v, 0, 200); }) ||
+        !netser::serialize_bool(s, has_target))
+        return false;
+    if constexpr (S::is_reading) {
+        m.stance = static_cast<Stance>(stance);
+        if (has_target) m.target.emplace();
+        else m.target.reset();
+    }
+    return (!has_target || netser::serialize_int(s, *m.target, 0, 63)) && netser::serialize_bool(s, m.alive);
+}
+
+template <netser::stream S>
+bool serialize(S& s, Mob& m) noexcept {
+    return serialize_mob(
+        s, m, [](S& st, float& v) { return netser::serialize_quantized(st, v, Mob::position); },
+        [](S& st, float& v) { return netser::serialize_quantized(st, v, Mob::speed_q); });
+}
+
+// ... and reflected.
+struct MobR {
+    std::uint16_t id = 0;
+    int health = 100;
+    float x = 0.f, y = 0.f;
+    float speed = 0.f;
+    Stance stance = Stance::idle;
+    int armor = 0;
+    std::optional<std::uint8_t> target;
+    bool alive = true;
+};
+NETSER_STRUCT(MobR,
+    (id, netser::bits(12)),
+    (health, netser::range(0, 100), netser::common(100)),
+    (x, netser::quantize(-500.f, 500.f, 0.01f)),
+    (y, netser::quantize(-500.f, 500.f, 0.01f)),
+    (speed, netser::quantize(0.f, 20.f, 0.01f), netser::common(0.f)),
+    stance,
+    (armor, netser::range(0, 200), netser::common(0, 50, 100, 200)),
+    (target, netser::range(0, 63)),
+    alive)
+static_assert(netser::max_bits<MobR>() == 12 + 1 + 7 + 2 * 17 + 1 + 11 + 3 + 1 + 8 + 1 + 6 + 1);
 
 } // namespace netser_bench

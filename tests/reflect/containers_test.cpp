@@ -145,6 +145,24 @@ TEST_CASE("a vector sends its count in [0, max_size] and its elements with the e
     }
 }
 
+TEST_CASE("reading a vector into one that holds elements leaves exactly the packet's elements", "[containers][vector]") {
+    Inventory longer{{5, 6, 7, 8}}; // shrinks: the old elements past the count go
+    REQUIRE_FALSE(read_hex("12 C0 FF", longer));
+    CHECK(longer == Inventory{{1, 1023}});
+    Inventory shorter{{9}}; // grows: the old element is overwritten, the new one read
+    REQUIRE_FALSE(read_hex("12 C0 FF", shorter));
+    CHECK(shorter == Inventory{{1, 1023}});
+    std::mt19937 rng(33);
+    Inventory reused; // one object read into again and again, as a receive loop does
+    for (int i = 0; i < 100; ++i) {
+        Inventory v;
+        v.items.resize(std::uniform_int_distribution<std::size_t>(0, 8)(rng));
+        for (auto& x : v.items) x = static_cast<std::uint16_t>(std::uniform_int_distribution<int>(0, 1023)(rng));
+        REQUIRE_FALSE(read_hex(write(v).hex, reused));
+        CHECK(reused == v);
+    }
+}
+
 TEST_CASE("a vector rejects an element outside the element range and a count above max_size", "[containers][vector][hostile]") {
     CHECK(failure_of(write_error(Inventory{{1, 1024}})) == fail(errc::out_of_range, 14, "Inventory.items[1]"));
     CHECK(failure_of(write_error(Inventory{std::vector<std::uint16_t>(9)})) ==

@@ -21,3 +21,14 @@
 #  define NETSER_INLINE inline
 #  define NETSER_NOINLINE
 #endif
+
+// A vector's loop over its elements. Out of line, the element's encoding (range,
+// quantization) is a run-time value and every element pays for it: clang 14 leaves the
+// loop out of line (1.2-1.3 times the instructions of hand-written code on a struct with
+// a vector), g++ 12 inlines it unasked, and forcing it there costs g++ a fifth more
+// compile time for nothing.
+#if defined(__clang__)
+#  define NETSER_INLINE_LOOP NETSER_INLINE
+#else
+#  define NETSER_INLINE_LOOP inline
+#endif
