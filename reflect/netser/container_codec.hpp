@@ -56,7 +56,7 @@ inline bool same_encoded(const std::string& v, const std::string& b, text_encodi
 }
 
 template <stream S, class T, class Allocator, class E>
-NETSER_INLINE_LOOP bool apply_encoding(S& s, std::vector<T, Allocator>& v, sequence_encoding<E> e) {
+NETSER_INLINE_LARGE bool apply_encoding(S& s, std::vector<T, Allocator>& v, sequence_encoding<E> e) {
     std::uint64_t count = v.size();
     if (!serialize_count(s, count, e.max_size, e.min_element_bits)) return false;
     // Every element's read assigns it, so the old elements need no reset (no memset).
@@ -72,12 +72,12 @@ NETSER_INLINE_LOOP bool apply_encoding(S& s, std::vector<T, Allocator>& v, seque
 }
 
 template <class P, stream S, class T>
-bool serialize_elements(S& s, T* first, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) {
+NETSER_INLINE_LARGE bool serialize_elements(S& s, T* first, std::size_t n) {
+    for (T *p = first, *last = first + n; p != last; ++p) {
         if constexpr (profiling_stream<S>) s.enter_element();
-        const bool ok = serialize_value<P>(s, first[i]);
+        const bool ok = serialize_value<P>(s, *p);
         if constexpr (profiling_stream<S>) s.leave();
-        if (!ok) [[unlikely]] return fail_at_index(s, i);
+        if (!ok) [[unlikely]] return fail_at_index(s, static_cast<std::size_t>(p - first));
     }
     return true;
 }
@@ -100,7 +100,7 @@ NETSER_INLINE bool apply_encoding(S& s, T& v, array_encoding<P>) {
 }
 
 template <stream S, class T, class P>
-bool apply_encoding(S& s, T& v, vector_encoding<P>) {
+NETSER_INLINE_LARGE bool apply_encoding(S& s, T& v, vector_encoding<P>) {
     constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
     using EP = without<P, attr_kind::max_size>;
     using E = typename T::value_type;

@@ -52,7 +52,7 @@ NETSER_INLINE bool apply_encoding(S& s, std::optional<T>& v, const optional_valu
 
 // A variant's index, as a profile's own row ("command.index()").
 template <stream S>
-bool process_variant_index(S& s, std::uint64_t& index, int bits) {
+NETSER_INLINE bool process_variant_index(S& s, std::uint64_t& index, int bits) {
     if constexpr (profiling_stream<S>) {
         s.enter_index();
         const bool ok = s.process_bits(index, bits);
@@ -64,36 +64,50 @@ bool process_variant_index(S& s, std::uint64_t& index, int bits) {
 }
 
 // An alternative, named by its type in the error path and the profile ("command<Move>").
-template <stream S, class A, class F>
-bool with_alternative_name(S& s, F&& f) {
-    if constexpr (profiling_stream<S>) s.enter_alternative(value_name<A>());
-    const bool ok = f();
-    if constexpr (profiling_stream<S>) s.leave();
-    if (ok) [[likely]] return true;
+template <stream S, class A>
+NETSER_COLD bool failed_in_alternative(S& s) noexcept {
     s.error().prepend_alternative(value_name<A>());
     return false;
 }
+template <stream S, class A, class F>
+NETSER_INLINE bool with_alternative_name(S& s, F&& f) {
+    if constexpr (profiling_stream<S>) s.enter_alternative(value_name<A>());
+    const bool ok = f();
+    if constexpr (profiling_stream<S>) s.leave();
+    return ok || failed_in_alternative<S, A>(s);
+}
 
-// The index in bits_required(0, N - 1) bits, then the alternative (default encodings).
+// Alternative I of v (a reader makes it the held one first).
+template <std::size_t I, stream S, class... E>
+NETSER_INLINE bool serialize_alternative(S& s, std::variant<E...>& v) {
+    using A = std::variant_alternative_t<I, std::variant<E...>>;
+    if constexpr (S::is_reading) v.template emplace<I>();
+    A& alternative = *std::get_if<I>(&v);
+    return with_alternative_name<S, A>(s, [&] { return serialize_value<no_attrs>(s, alternative); });
+}
+
+// Alternative `index` of v (below N).
+template <stream S, class... E, std::size_t... I>
+NETSER_INLINE bool serialize_held(S& s, std::variant<E...>& v, std::uint64_t index, std::index_sequence<I...>) {
+    bool ok = false;
+    (void)((index == I && (ok = serialize_alternative<I>(s, v), true)) || ...);
+    return ok;
+}
+
+// The index in bits_required(0, N - 1) bits, then the alternative (default encodings),
+// chosen by comparing the index, not by std::visit: its table of function pointers
+// keeps every alternative out of line.
 template <stream S, class... E>
-bool apply_encoding(S& s, std::variant<E...>& v, variant_encoding) {
+NETSER_INLINE_LARGE bool apply_encoding(S& s, std::variant<E...>& v, variant_encoding) {
     constexpr std::size_t n = sizeof...(E);
     const std::size_t at = s.bits_processed();
     std::uint64_t index = v.index();
     if constexpr (!S::is_reading)
         if (v.valueless_by_exception()) [[unlikely]] return s.fail(errc::invalid_value, at);
     if (!process_variant_index(s, index, bits_required_for_span(n - 1))) return false;
-    if constexpr (S::is_reading) {
+    if constexpr (S::is_reading)
         if (index >= n) [[unlikely]] return s.fail(errc::invalid_value, at);
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-            (void)((index == I ? (v.template emplace<I>(), true) : false) || ...);
-        }(std::index_sequence_for<E...>{});
-    }
-    return std::visit(
-        [&]<class A>(A& alternative) {
-            return with_alternative_name<S, A>(s, [&] { return serialize_value<no_attrs>(s, alternative); });
-        },
-        v);
+    return serialize_held(s, v, index, std::index_sequence_for<E...>{});
 }
 
 // ---- delta --------------------------------------------------------------------------

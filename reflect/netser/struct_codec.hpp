@@ -28,9 +28,17 @@ namespace netser::detail {
 
 // A member not sent gets the value a default-constructed C gives it (its default member
 // initializer), or a value-initialized one when C has no default constructor.
+template <class C, class D>
+concept constant_default_member = requires {
+    typename std::integral_constant<bool, ((void)(C{}.*D::pointer), true)>;
+};
+
 template <class C, class D, class M>
 void reset_to_default(M& m) {
-    if constexpr (std::is_default_constructible_v<C> && std::is_copy_assignable_v<M>) {
+    if constexpr ((std::is_arithmetic_v<M> || std::is_enum_v<M>) && constant_default_member<C, D>) {
+        constexpr M value = C{}.*D::pointer; // a constant: no guarded static to test on every read
+        m = value;
+    } else if constexpr (std::is_default_constructible_v<C> && std::is_copy_assignable_v<M>) {
         static const C defaults{};
         m = defaults.*D::pointer;
     } else {

@@ -12,6 +12,11 @@
 #   CXXS="clang++-14" LEVELS="-O2" TYPES="s94 cube" OPS="write read" tests/benchmarks/callgrind_overhead.sh
 #   NETSER_ROOT=../other-checkout tests/benchmarks/callgrind_overhead.sh   # another tree's headers
 #
+# More shapes (more_shapes.hpp, hand-written and reflected only): arrays of values,
+# points (a vector of structs), command (a variant), readme (the README's Player) and
+# loadout (an optional struct, a string, a vector); those in REPORTED are printed, not
+# judged.
+#
 # Fails (exit 1) when reflected code costs more than the hand-written code (ratio above
 # 1.0), the article's form more than 1.1 times the hand-written code, or reflected code
 # more than the reference `serialize` library (v1.11) measured in issue 15 (instructions
@@ -24,7 +29,10 @@ root="$(cd "${NETSER_ROOT:-$here/../..}" && pwd)"
 count="${1:-100000}"
 cxxs="${CXXS:-g++ clang++-14}"
 levels="${LEVELS:--O2 -O3}"
-types="${TYPES:-s94 player cube mob cubes}"
+types="${TYPES:-s94 player cube mob cubes arrays points command readme loadout}"
+# Measured and printed, not judged: shapes where reflected code is known to cost a few
+# percent more than hand-written code with some compiler (docs/performance.md says why).
+reported="${REPORTED:-points command readme loadout}"
 ops="${OPS:-write read measure}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -63,7 +71,9 @@ for cxx in $cxxs; do
         h=$(instructions "$exe" "$op" hand "$type")
         r=$(instructions "$exe" "$op" reflected "$type")
         a=""
-        [ "$type" != cubes ] && a=$(instructions "$exe" "$op" article "$type")
+        case "$type" in s94|player|cube|mob) a=$(instructions "$exe" "$op" article "$type") ;; esac
+        judged=1
+        case " $reported " in *" $type "*) judged=0 ;; esac
         read -r hp rp ratio < <(awk -v h="$h" -v r="$r" -v n="$count" \
           'BEGIN { printf "%.1f %.1f %.3f\n", h / n, r / n, r / h }')
         ap=- aratio=-
@@ -72,7 +82,10 @@ for cxx in $cxxs; do
         ref=$(reference "$family" "$level" "$type" "$op")
         verdict=""
         if [ "$op" = measure ]; then ref=""; fi
-        if [ "$op" != measure ] && awk -v x="$ratio" 'BEGIN { exit !(x > 1.0) }'; then verdict=" FAIL: reflected above hand-written"; status=1; fi
+        if [ "$op" != measure ] && awk -v x="$ratio" 'BEGIN { exit !(x > 1.0) }'; then
+          if [ $judged = 1 ]; then verdict=" FAIL: reflected above hand-written"; status=1
+          else verdict=" (reported: above hand-written)"; fi
+        fi
         if [ "$op" != measure ] && [ -n "$a" ] && awk -v x="$aratio" 'BEGIN { exit !(x > 1.1) }'; then
           verdict="$verdict FAIL: article form above 1.1x"; status=1
         fi

@@ -6,15 +6,17 @@
 // (non-zero exit if not).
 //
 //   overhead_bench <write|read|measure> <hand|article|reflected> <s94|player|cube|mob|cubes> [count]
+//   overhead_bench <write|read|measure> <hand|reflected> <arrays|points|command|readme|loadout> [count]
 //   overhead_bench <write|read|measure> <runtime|precomputed> s94 [count]
 //
 // runtime is the article's form with arguments known only at run time, precomputed the
 // same with a quantization made once at run time (both counted as run_*_article).
 //
 // count is the number of structs (cubes for `cubes`: a vector of 64 cubes per struct,
-// which has no article form).
+// which has no article form). The shapes of more_shapes.hpp have no article form either.
 
 #include "article_forms.hpp"
+#include "more_shapes.hpp"
 #include "reflected_types.hpp"
 
 #include <cstdio>
@@ -110,12 +112,36 @@ std::vector<Mob> make_values<Mob>(std::size_t n) {
     return v;
 }
 
-// The reflected twin of a hand-written value: the same members in the same order.
+// The shapes of more_shapes.hpp: random values from one seed.
+template <class T>
+std::vector<T> filled_values(std::size_t n) {
+    std::mt19937 rng(5);
+    std::vector<T> v(n);
+    for (auto& e : v) fill(e, rng);
+    return v;
+}
+template <>
+std::vector<Arrays> make_values<Arrays>(std::size_t n) { return filled_values<Arrays>(n); }
+template <>
+std::vector<Points> make_values<Points>(std::size_t n) { return filled_values<Points>(n); }
+template <>
+std::vector<Command> make_values<Command>(std::size_t n) { return filled_values<Command>(n); }
+template <>
+std::vector<Readme> make_values<Readme>(std::size_t n) { return filled_values<Readme>(n); }
+template <>
+std::vector<Loadout> make_values<Loadout>(std::size_t n) { return filled_values<Loadout>(n); }
+
+// The reflected twin of a hand-written value: the same members in the same order
+// (copied whole when they are trivially copyable).
 template <class R, class H>
 R reflected_copy(const H& h) {
     R r;
-    static_assert(sizeof(R) == sizeof(H));
-    std::memcpy(static_cast<void*>(&r), &h, sizeof r);
+    if constexpr (requires { copy_to(h, r); }) {
+        copy_to(h, r);
+    } else {
+        static_assert(sizeof(R) == sizeof(H));
+        std::memcpy(static_cast<void*>(&r), &h, sizeof r);
+    }
     return r;
 }
 template <>
@@ -144,6 +170,11 @@ template <class R>
 bool same_values(const Mob& h, const R& r) {
     return h.id == r.id && h.health == r.health && h.x == r.x && h.y == r.y && h.speed == r.speed &&
            h.stance == r.stance && h.armor == r.armor && h.target == r.target && h.alive == r.alive;
+}
+template <class H, class R>
+    requires requires(const H& h, R& r) { copy_to(h, r); }
+bool same_values(const H& h, const R& r) {
+    return same_shape_values(h, r);
 }
 inline bool same_values(const Cubes& h, const CubesR& r) {
     if (h.cubes.size() != r.cubes.size()) return false;
@@ -226,7 +257,11 @@ template <class T>
     return true;
 }
 
-constexpr std::size_t max_bytes_per_struct = 16;
+// The bytes a packet of `count` values of R can take.
+template <class R>
+std::size_t packet_bytes(std::size_t count) {
+    return count * ((netser::max_bits<R>() + 7) / 8) + 16;
+}
 
 // A: the article's form of H (void when there is none).
 template <class H, class R, class A>
@@ -234,7 +269,7 @@ int run(const std::string& op, const std::string& kind, std::size_t n) {
     std::vector<H> hand = make_values<H>(n);
     std::vector<R> refl(hand.size());
     for (std::size_t i = 0; i < hand.size(); ++i) refl[i] = reflected_copy<R>(hand[i]);
-    std::vector<std::byte> packet(n * max_bytes_per_struct + 16), packet2(n * max_bytes_per_struct + 16);
+    std::vector<std::byte> packet(packet_bytes<R>(hand.size())), packet2(packet_bytes<R>(hand.size()));
     // The packet to read (not written when writing is measured: callgrind would count it).
     if (op == "read" && !run_write_hand(hand, packet)) return 2;
     bool ok = true;
@@ -260,12 +295,13 @@ int run(const std::string& op, const std::string& kind, std::size_t n) {
 
 // Writes the values of H converted to T with write_fn, reads them back with read_fn, and
 // compares with what the hand-written code wrote and read.
-template <class H, class T, class Write, class Read>
+// R: the reflected form, whose max_bits sizes the packets.
+template <class H, class R, class T, class Write, class Read>
 bool same_as_hand(const char* name, const char* form, std::size_t n, Write write_fn, Read read_fn) {
     std::vector<H> hand = make_values<H>(n);
     std::vector<T> other(hand.size());
     for (std::size_t i = 0; i < hand.size(); ++i) other[i] = reflected_copy<T>(hand[i]);
-    std::vector<std::byte> a(n * max_bytes_per_struct + 16), b(n * max_bytes_per_struct + 16);
+    std::vector<std::byte> a(packet_bytes<R>(hand.size())), b(packet_bytes<R>(hand.size()));
     if (!run_write_hand(hand, a) || !write_fn(other, b) || a != b) {
         std::printf("%s: %s bytes differ from hand-written ones\n", name, form);
         return false;
@@ -304,13 +340,13 @@ bool identical(const char* name, std::size_t n) {
     if (!same_measure<H, R, false>(name, "reflected", n)) return false;
     if constexpr (!std::is_void_v<A>)
         if (!same_measure<H, A, true>(name, "article form", n)) return false;
-    const bool reflected = same_as_hand<H, R>(
+    const bool reflected = same_as_hand<H, R, R>(
         name, "reflected", n, [](auto& v, auto& out) { return run_write_reflected(v, out); },
         [](auto& v, auto& in) { return run_read_reflected(v, in); });
     if constexpr (std::is_void_v<A>) {
         return reflected;
     } else {
-        return reflected && same_as_hand<H, A>(
+        return reflected && same_as_hand<H, R, A>(
                                 name, "article form", n, [](auto& v, auto& out) { return run_write_article(v, out); },
                                 [](auto& v, auto& in) { return run_read_article(v, in); });
     }
@@ -327,7 +363,12 @@ int main(int argc, char** argv) {
                         identical<Player10, Player10R, Player10Article>("Player10", 10000) &&
                         identical<Cube, CubeR, CubeArticle>("Cube", 10000) &&
                         identical<Mob, MobR, MobArticle>("Mob (common values)", 10000) &&
-                        identical<Cubes, CubesR, void>("Cubes (cubes)", 10048);
+                        identical<Cubes, CubesR, void>("Cubes (cubes)", 10048) &&
+                        identical<Arrays, ArraysR, void>("Arrays", 10000) &&
+                        identical<Points, PointsR, void>("Points (a vector of structs)", 10000) &&
+                        identical<Command, CommandR, void>("Command (a variant)", 10000) &&
+                        identical<Readme, ReadmeR, void>("Readme (the README's Player)", 10000) &&
+                        identical<Loadout, LoadoutR, void>("Loadout (optional struct, string, vector)", 10000);
         return ok ? 0 : 1;
     }
     const std::size_t n = argc > 4 ? std::stoul(argv[4]) : 100000;
@@ -340,6 +381,11 @@ int main(int argc, char** argv) {
     if (type == "player") return run<Player10, Player10R, Player10Article>(op, kind, n);
     if (type == "cube") return run<Cube, CubeR, CubeArticle>(op, kind, n);
     if (type == "mob") return run<Mob, MobR, MobArticle>(op, kind, n);
+    if (type == "arrays") return run<Arrays, ArraysR, void>(op, kind, n);
+    if (type == "points") return run<Points, PointsR, void>(op, kind, n);
+    if (type == "command") return run<Command, CommandR, void>(op, kind, n);
+    if (type == "readme") return run<Readme, ReadmeR, void>(op, kind, n);
+    if (type == "loadout") return run<Loadout, LoadoutR, void>(op, kind, n);
     if (type == "cubes") return run<Cubes, CubesR, void>(op, kind, n);
     std::printf("unknown type %s\n", type.c_str());
     return 1;
