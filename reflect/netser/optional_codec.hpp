@@ -77,37 +77,55 @@ NETSER_INLINE bool with_alternative_name(S& s, F&& f) {
     return ok || failed_in_alternative<S, A>(s);
 }
 
-// Alternative I of v (a reader makes it the held one first).
-template <std::size_t I, stream S, class... E>
-NETSER_INLINE bool serialize_alternative(S& s, std::variant<E...>& v) {
-    using A = std::variant_alternative_t<I, std::variant<E...>>;
-    if constexpr (S::is_reading) v.template emplace<I>();
-    A& alternative = *std::get_if<I>(&v);
-    return with_alternative_name<S, A>(s, [&] { return serialize_value<no_attrs>(s, alternative); });
+// f(std::integral_constant<std::size_t, I>{}) for the I that equals index (below
+// sizeof...(I)); chosen by comparing the index, not by std::visit: its table of
+// function pointers keeps every alternative out of line.
+template <class F, std::size_t... I>
+NETSER_INLINE bool with_index(std::size_t index, F& f, std::index_sequence<I...>) {
+    bool result = false;
+    (void)((index == I && (result = f(std::integral_constant<std::size_t, I>{}), true)) || ...);
+    return result;
+}
+template <class... E, class F>
+NETSER_INLINE bool with_alternative(std::size_t index, F&& f) {
+    return with_index(index, f, std::index_sequence_for<E...>{});
 }
 
-// Alternative `index` of v (below N).
-template <stream S, class... E, std::size_t... I>
-NETSER_INLINE bool serialize_held(S& s, std::variant<E...>& v, std::uint64_t index, std::index_sequence<I...>) {
-    bool ok = false;
-    (void)((index == I && (ok = serialize_alternative<I>(s, v), true)) || ...);
-    return ok;
-}
-
-// The index in bits_required(0, N - 1) bits, then the alternative (default encodings),
-// chosen by comparing the index, not by std::visit: its table of function pointers
-// keeps every alternative out of line.
+// A variant's index (v.index() when writing) in bits_required(0, N - 1) bits: written
+// (a valueless v fails), or read and checked below N.
 template <stream S, class... E>
-NETSER_INLINE_LARGE bool apply_encoding(S& s, std::variant<E...>& v, variant_encoding) {
+NETSER_INLINE bool serialize_variant_index(S& s, const std::variant<E...>& v, std::uint64_t& index) {
     constexpr std::size_t n = sizeof...(E);
     const std::size_t at = s.bits_processed();
-    std::uint64_t index = v.index();
     if constexpr (!S::is_reading)
         if (v.valueless_by_exception()) [[unlikely]] return s.fail(errc::invalid_value, at);
     if (!process_variant_index(s, index, bits_required_for_span(n - 1))) return false;
     if constexpr (S::is_reading)
         if (index >= n) [[unlikely]] return s.fail(errc::invalid_value, at);
-    return serialize_held(s, v, index, std::index_sequence_for<E...>{});
+    return true;
+}
+
+// Alternative I of v (a reader makes it the held one first): whole, or as a delta body
+// against b's when B is a variant pointer and *b holds alternative I too.
+template <std::size_t I, stream S, class... E, class B = std::nullptr_t>
+NETSER_INLINE bool serialize_alternative(S& s, std::variant<E...>& v, B b = nullptr) {
+    using A = std::variant_alternative_t<I, std::variant<E...>>;
+    if constexpr (S::is_reading) v.template emplace<I>();
+    A& alternative = *std::get_if<I>(&v);
+    return with_alternative_name<S, A>(s, [&] {
+        if constexpr (!std::is_same_v<B, std::nullptr_t>)
+            if (b->index() == I) return delta_body<no_attrs>(s, alternative, *std::get_if<I>(b));
+        return serialize_value<no_attrs>(s, alternative);
+    });
+}
+
+// The index, then the alternative (default encodings).
+template <stream S, class... E>
+NETSER_INLINE_LARGE bool apply_encoding(S& s, std::variant<E...>& v, variant_encoding) {
+    std::uint64_t index = v.index();
+    if (!serialize_variant_index(s, v, index)) return false;
+    return with_alternative<E...>(static_cast<std::size_t>(index),
+                                  [&](auto i) NETSER_INLINE_LAMBDA { return serialize_alternative<i()>(s, v); });
 }
 
 // ---- delta --------------------------------------------------------------------------
@@ -127,16 +145,6 @@ bool apply_delta(S& s, T& v, const T& b, optional_encoding<P>, const delta_param
     return serialize_value<P>(s, *v);
 }
 
-// f(alternative I of v) for the I that v holds.
-template <class... E, class F>
-bool with_alternative(std::size_t index, F&& f) {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-        bool result = false;
-        (void)((index == I ? (result = f(std::integral_constant<std::size_t, I>{}), true) : false) || ...);
-        return result;
-    }(std::index_sequence_for<E...>{});
-}
-
 template <class... E>
 bool same_encoded(const std::variant<E...>& v, const std::variant<E...>& b, variant_encoding) {
     if (v.index() != b.index() || v.valueless_by_exception()) return false;
@@ -147,25 +155,10 @@ bool same_encoded(const std::variant<E...>& v, const std::variant<E...>& b, vari
 
 template <stream S, class... E>
 bool apply_delta(S& s, std::variant<E...>& v, const std::variant<E...>& b, variant_encoding, const delta_params&) {
-    constexpr std::size_t n = sizeof...(E);
-    const std::size_t at = s.bits_processed();
     std::uint64_t index = v.index();
-    if constexpr (!S::is_reading)
-        if (v.valueless_by_exception()) [[unlikely]] return s.fail(errc::invalid_value, at);
-    if (!process_variant_index(s, index, bits_required_for_span(n - 1))) return false;
-    if constexpr (S::is_reading) {
-        if (index >= n) [[unlikely]] return s.fail(errc::invalid_value, at);
-    }
-    return with_alternative<E...>(static_cast<std::size_t>(index), [&](auto i) {
-        if constexpr (S::is_reading) v.template emplace<decltype(i)::value>();
-        auto& alternative = std::get<decltype(i)::value>(v);
-        using A = std::remove_cvref_t<decltype(alternative)>;
-        return with_alternative_name<S, A>(s, [&] {
-            if (b.index() == decltype(i)::value)
-                return delta_body<no_attrs>(s, alternative, std::get<decltype(i)::value>(b));
-            return serialize_value<no_attrs>(s, alternative);
-        });
-    });
+    if (!serialize_variant_index(s, v, index)) return false;
+    return with_alternative<E...>(static_cast<std::size_t>(index),
+                                  [&](auto i) NETSER_INLINE_LAMBDA { return serialize_alternative<i()>(s, v, &b); });
 }
 
 template <class T, class P>
