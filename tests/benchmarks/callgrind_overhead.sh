@@ -32,7 +32,7 @@ levels="${LEVELS:--O2 -O3}"
 types="${TYPES:-s94 player cube mob cubes arrays points command readme loadout}"
 # Measured and printed, not judged: shapes where reflected code is known to cost a few
 # percent more than hand-written code with some compiler (docs/performance.md says why).
-reported="${REPORTED:-points command readme loadout}"
+reported="${REPORTED:-arrays points command readme loadout}"
 ops="${OPS:-write read measure}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -62,6 +62,15 @@ struct Orders {
 };
 NETSER_STRUCT(Orders, (list, netser::max_size(4)), urgent)
 
+// Short arrays are written element by element without a loop: each element still
+// names itself.
+struct Slots {
+    std::uint8_t id = 0;
+    std::array<std::int8_t, 4> slots{};
+    std::array<std::int8_t, 12> long_slots{}; // past 8 elements: the loop
+};
+NETSER_STRUCT(Slots, id, (slots, netser::range(-5, 5)), (long_slots, netser::range(-5, 5)))
+
 } // namespace error_path_test
 
 using namespace error_path_test;
@@ -283,4 +292,34 @@ TEST_CASE("random garbage never reads past the packet or allocates beyond the li
             CHECK(a.reserves.size() <= 2);
         }
     }
+}
+
+TEST_CASE("an array element that fails is named by its index, short arrays and long", "[errors]") {
+    // id 8 bits, then 4 bits per element (range -5..5: codes 0..10).
+    Slots bad;
+    bad.slots[2] = 6;
+    CHECK(failure_of(write_error(bad)) == fail(errc::out_of_range, 16, "Slots.slots[2]"));
+    bad = Slots{};
+    bad.long_slots[9] = -6;
+    CHECK(failure_of(write_error(bad)) == fail(errc::out_of_range, 60, "Slots.long_slots[9]"));
+
+    for (const std::size_t element : {std::size_t{0}, std::size_t{3}, std::size_t{4}, std::size_t{13}}) {
+        reference_writer forged;
+        forged.put(1, 8);
+        for (std::size_t i = 0; i < 16; ++i) forged.put(i == element ? 11 : 5, 4);
+        Slots s;
+        const netser::error e = read_forged(forged, s);
+        const std::string name =
+            element < 4 ? "Slots.slots[" + std::to_string(element) + "]" : "Slots.long_slots[" + std::to_string(element - 4) + "]";
+        CHECK(failure_of(e) == fail(errc::out_of_range, 8 + 4 * element, name));
+        CHECK(s.id == 1);
+        for (std::size_t i = 0; i < element && i < 4; ++i) CHECK(s.slots[i] == 0); // code 5 is 0
+    }
+
+    // A buffer that ends inside the short array: overflow at the element that did not fit.
+    const Slots fine;
+    std::array<std::byte, 2> buffer{};
+    netser::write_stream w(buffer.data(), buffer.size());
+    CHECK_FALSE(netser::serialize(w, fine));
+    CHECK(failure_of(w.error()) == fail(errc::overflow, 16, "Slots.slots[2]"));
 }
