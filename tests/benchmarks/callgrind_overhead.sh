@@ -88,8 +88,8 @@ for cxx in $cxxs; do
         fi
         if [ "$op" = measure ]; then ref=""; fi
         if [ "$op" != measure ] && awk -v x="$ratio" 'BEGIN { exit !(x > 1.0) }'; then
-          if [ $judged = 1 ]; then verdict=" FAIL: reflected above hand-written"; status=1
-          else verdict=" (reported: above hand-written)"; fi
+          if [ $judged = 1 ]; then verdict="$verdict FAIL: reflected above hand-written"; status=1
+          else verdict="$verdict (reported: above hand-written)"; fi
         fi
         if [ "$op" != measure ] && [ -n "$a" ] && awk -v x="$aratio" 'BEGIN { exit !(x > 1.1) }'; then
           verdict="$verdict FAIL: article form above 1.1x"; status=1
