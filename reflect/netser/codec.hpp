@@ -31,7 +31,6 @@
 
 #include <cstddef>
 #include <cstring>
-#include <memory>
 #include <type_traits>
 #include <utility>
 

@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <limits>
 #include <map>
-#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -105,8 +104,10 @@ public:
     }
 
     /// A text table: path, mean bits, share, min, max. The first column is as wide as
-    /// the widest row (a long root name included), so the numbers stay aligned.
-    void print_table(std::ostream& os) const {
+    /// the widest row (a long root name included), so the numbers stay aligned. Ostream
+    /// is a std::ostream (a template parameter, so that this header needs no <ostream>).
+    template <class Ostream>
+    void print_table(Ostream& os) const {
         const auto rs = rows();
         std::size_t width = std::string_view("member path").size();
         for (const auto& r : rs) width = std::max(width, indent(r).size() + r.label.size());
@@ -121,7 +122,8 @@ public:
     }
 
     /// A horizontal bar chart of the mean bits per path, as a standalone SVG.
-    void write_svg(std::ostream& os, std::string_view title = "netser bit budget") const {
+    template <class Ostream>
+    void write_svg(Ostream& os, std::string_view title = "netser bit budget") const {
         const auto rs = rows();
         const int row_height = 22, bar_width = 520, top = 40;
         // Labels in 12 px monospace (about 7.2 px a character), at least 360 px wide.

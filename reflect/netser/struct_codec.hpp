@@ -15,7 +15,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -270,9 +269,9 @@ struct member_entry {
 template <class C, std::size_t... I>
 void* member_address(void* obj, std::size_t i, std::index_sequence<I...>) noexcept {
     C& c = *static_cast<C*>(obj);
-    void* address = nullptr;
-    static_cast<void>(((i == I && (address = std::addressof(c.*member_at<C, I>::pointer), true)) || ...));
-    return address;
+    // std::addressof (a member's type may overload &), without <memory>.
+    void* const addresses[] = {__builtin_addressof(c.*member_at<C, I>::pointer)..., nullptr};
+    return addresses[i];
 }
 template <class C>
 void* member_address_of(void* obj, std::size_t i) noexcept {

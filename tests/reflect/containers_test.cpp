@@ -9,11 +9,13 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <random>
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 using netser::errc;
@@ -96,9 +98,70 @@ struct CountedBits {
 };
 NETSER_STRUCT(CountedBits, (flags, netser::max_size(5000)))
 
+// A class with a map's member types and its own serialize: netser must not take it for a
+// std::map (the standard ones are recognised by their members and their names).
+namespace lookalike {
+template <class K, class V>
+struct map {
+    using key_type = K;
+    using mapped_type = V;
+    std::uint8_t only = 0;
+};
+template <netser::stream S, class K, class V>
+bool serialize(S& s, map<K, V>& m) {
+    return netser::serialize_bits(s, m.only, 3);
+}
+} // namespace lookalike
+
+struct Lookalike {
+    lookalike::map<int, int> m;
+};
+NETSER_STRUCT(Lookalike, m)
+
+struct no_op_delete {
+    void operator()(int* p) const noexcept { delete p; }
+};
+
 } // namespace containers_test
 
 using namespace containers_test;
+
+// --- which types are the standard containers ------------------------------------
+
+TEST_CASE("the standard holders and associative containers are recognised by members and name, and only they",
+          "[containers][map][set]") {
+    using netser::detail::is_map;
+    using netser::detail::is_set;
+    using netser::detail::is_unique_ptr;
+    using netser::detail::names_std_template;
+    CHECK(is_unique_ptr<std::unique_ptr<int>>::value);
+    CHECK(is_unique_ptr<std::unique_ptr<Unit>>::value);
+    CHECK_FALSE(is_unique_ptr<std::unique_ptr<int, no_op_delete>>::value); // a reader could not fill it
+    CHECK_FALSE(is_unique_ptr<std::shared_ptr<int>>::value);
+    CHECK_FALSE(is_unique_ptr<int>::value);
+    CHECK(is_map<std::map<int, int>>::value);
+    CHECK(is_map<counted_map>::value);
+    CHECK(is_map<std::unordered_map<std::uint8_t, Unit>>::value);
+    CHECK_FALSE(is_map<std::multimap<int, int>>::value);
+    CHECK_FALSE(is_map<lookalike::map<int, int>>::value);
+    CHECK_FALSE(is_map<std::set<int>>::value);
+    CHECK(is_set<std::set<std::uint16_t>>::value);
+    CHECK_FALSE(is_set<std::multiset<int>>::value);
+    CHECK_FALSE(is_set<std::unordered_set<int>>::value);
+    CHECK_FALSE(is_set<std::map<int, int>>::value);
+    // The names other standard libraries give them (libstdc++'s debug mode, libc++).
+    CHECK(names_std_template("std::__debug::map<int, int>", "map"));
+    CHECK(names_std_template("std::__1::unique_ptr<int>", "unique_ptr"));
+    CHECK_FALSE(names_std_template("std::multimap<int, int>", "map"));
+    CHECK_FALSE(names_std_template("stdx::map<int, int>", "map"));
+    CHECK_FALSE(names_std_template("std::mapping<int>", "map"));
+    CHECK_FALSE(names_std_template("std::__detail", "map"));
+    // The lookalike goes through its own serialize: 3 bits.
+    Lookalike l;
+    l.m.only = 5;
+    CHECK(write(l).bits == 3);
+    CHECK(write(l).hex == "05");
+}
 
 // --- arrays -------------------------------------------------------------------
 

@@ -1,7 +1,11 @@
 // netser::to_string and netser::io::operator<<: member names and values, for logs.
 #include "reflect/test_types.hpp"
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <map>
+#include <random>
 #include <sstream>
 #include <variant>
 
@@ -68,6 +72,48 @@ TEST_CASE("to_string prints plain aggregates through Boost.PFR, and operator<< p
     std::ostringstream os;
     os << Unit{7, true};
     CHECK(os.str() == "Unit{hull=7, alive=true}");
+}
+
+struct Numbers {
+    float f = 0;
+    double d = 0;
+    std::int64_t wide = 0;
+    std::uint64_t unsigned_wide = 0;
+    const int* where = nullptr;
+};
+
+// What std::ostream prints for the same values, the way to_string printed them before it
+// built its text without <sstream>.
+std::string streamed(const Numbers& n) {
+    std::ostringstream os;
+    os << '{' << n.f << ", " << n.d << ", " << n.wide << ", " << n.unsigned_wide << ", ";
+    if (n.where == nullptr) os << "null";
+    else os << static_cast<const void*>(n.where);
+    os << '}';
+    return os.str();
+}
+
+TEST_CASE("to_string prints numbers and pointers as std::ostream does by default", "[to_string]") {
+    const int target = 0;
+    std::vector<Numbers> cases = {
+        {0.f, -0.0, 0, 0, nullptr},
+        {1e-7f, 123456789.0, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::uint64_t>::max(),
+         &target},
+        {std::numeric_limits<float>::infinity(), -std::numeric_limits<double>::infinity(), -1, 1, nullptr},
+        {std::numeric_limits<float>::max(), std::numeric_limits<double>::denorm_min(), 7, 8, &target},
+        {std::nanf(""), 0.1 + 0.2, 0, 0, nullptr},
+    };
+    std::mt19937_64 rng(15);
+    std::uniform_real_distribution<double> mantissa(-10.0, 10.0);
+    std::uniform_int_distribution<int> exponent(-40, 40);
+    for (int i = 0; i < 2000; ++i) {
+        const double v = std::ldexp(mantissa(rng), exponent(rng));
+        cases.push_back({static_cast<float>(v), v, static_cast<std::int64_t>(rng()), rng(), nullptr});
+    }
+    for (const Numbers& n : cases) {
+        INFO(streamed(n));
+        CHECK(netser::to_string(n) == streamed(n));
+    }
 }
 
 } // namespace to_string_test

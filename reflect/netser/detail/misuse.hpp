@@ -10,12 +10,8 @@
 
 #include <array>
 #include <cstddef>
-#include <map>
-#include <memory>
 #include <optional>
-#include <set>
 #include <type_traits>
-#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -79,7 +75,9 @@ inline constexpr bool opaque_type = (std::is_class_v<T> || std::is_union_v<T>) &
 
 /// Whether T is or holds (as elements, alternatives...) an opaque class.
 template <class T>
-inline constexpr bool holds_opaque = opaque_type<T>;
+constexpr bool holds_opaque_class() noexcept;
+template <class T>
+inline constexpr bool holds_opaque = holds_opaque_class<T>();
 template <class T, std::size_t N>
 inline constexpr bool holds_opaque<T[N]> = holds_opaque<T>;
 template <class T, std::size_t N>
@@ -88,16 +86,16 @@ template <class T, class A>
 inline constexpr bool holds_opaque<std::vector<T, A>> = holds_opaque<T>;
 template <class T>
 inline constexpr bool holds_opaque<std::optional<T>> = holds_opaque<T>;
-template <class T, class D>
-inline constexpr bool holds_opaque<std::unique_ptr<T, D>> = holds_opaque<T>;
 template <class... T>
 inline constexpr bool holds_opaque<std::variant<T...>> = (holds_opaque<T> || ...);
-template <class K, class V, class C, class A>
-inline constexpr bool holds_opaque<std::map<K, V, C, A>> = holds_opaque<K> || holds_opaque<V>;
-template <class K, class V, class H, class E, class A>
-inline constexpr bool holds_opaque<std::unordered_map<K, V, H, E, A>> = holds_opaque<K> || holds_opaque<V>;
-template <class K, class C, class A>
-inline constexpr bool holds_opaque<std::set<K, C, A>> = holds_opaque<K>;
+// The standard types recognised by their members (<netser/detail/type_traits.hpp>).
+template <class T>
+constexpr bool holds_opaque_class() noexcept {
+    if constexpr (is_unique_ptr<T>::value) return holds_opaque<typename T::element_type>;
+    else if constexpr (is_map<T>::value) return holds_opaque<typename T::key_type> || holds_opaque<typename T::mapped_type>;
+    else if constexpr (is_set<T>::value) return holds_opaque<typename T::key_type>;
+    else return opaque_type<T>;
+}
 
 /// Shallow for the part T of a value classified shallowly: only when T holds an opaque
 /// class (otherwise shallow and full agree, and share one classification).
