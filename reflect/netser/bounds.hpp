@@ -12,9 +12,9 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/pfr/core.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <string_view> // std::size
 #include <type_traits>
 
 // Compile-time bounds of an encoding: the most bits a value can take (max_bits<T>())
@@ -66,7 +66,7 @@ constexpr bit_bounds with_common_bounds() noexcept {
     if constexpr (has_attr<P, attr_kind::common>) {
         constexpr auto c = P::value.template get<attr_kind::common>();
         const auto index_bits = static_cast<std::size_t>(bits_required_for_span(std::size(c.values) - 1));
-        return {1 + std::min(index_bits, Plain.min), 1 + std::max(index_bits, Plain.max)};
+        return {1 + (index_bits < Plain.min ? index_bits : Plain.min), 1 + (index_bits > Plain.max ? index_bits : Plain.max)};
     } else {
         return Plain;
     }
@@ -159,9 +159,10 @@ constexpr bit_bounds value_bounds() noexcept {
     } else if constexpr (is_variant<T>::value) {
         return []<class... E>(std::variant<E...>*) {
             const auto index_bits = static_cast<std::size_t>(bits_required_for_span(sizeof...(E) - 1));
-            return bit_bounds{index_bits + std::min({value_bounds<no_attrs, E>().min...}),
-                              index_bits + std::max({value_bounds<no_attrs, E>().max...}),
-                              (value_bounds<no_attrs, E>().bounded && ...)};
+            std::size_t fewest = ~std::size_t{0}, most = 0;
+            ((fewest = value_bounds<no_attrs, E>().min < fewest ? value_bounds<no_attrs, E>().min : fewest), ...);
+            ((most = value_bounds<no_attrs, E>().max > most ? value_bounds<no_attrs, E>().max : most), ...);
+            return bit_bounds{index_bits + fewest, index_bits + most, (value_bounds<no_attrs, E>().bounded && ...)};
         }(static_cast<T*>(nullptr));
     } else if constexpr (is_map<T>::value || is_set<T>::value) {
         using EP = without<P, attr_kind::max_size>;

@@ -9,7 +9,6 @@
 #include <netser/relative_index.hpp>
 #include <netser/visitor.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -305,7 +304,7 @@ bool delta_vector(S& s, V& v, const V& b, std::size_t max, std::size_t min_eleme
             return s.fail(errc::overflow, at);
         v.resize(static_cast<std::size_t>(count));
     }
-    const std::size_t both = std::min(static_cast<std::size_t>(count), b.size());
+    const std::size_t both = count < b.size() ? static_cast<std::size_t>(count) : b.size();
     const auto keep = [&](std::size_t i) {
         if constexpr (std::is_same_v<V, std::vector<bool, typename V::allocator_type>>) v[i] = b[i];
         else copy_value(v[i], b[i]);

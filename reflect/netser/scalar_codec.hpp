@@ -11,7 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
+#include <string_view> // std::size
 #include <type_traits>
 #include <utility>
 

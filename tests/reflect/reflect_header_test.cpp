@@ -4,6 +4,15 @@
 
 #include <netser/reflect.hpp>
 
+// What reflect.hpp leaves to the files that use them (libstdc++'s include guards, read
+// before anything else is included).
+#if defined(__GLIBCXX__) && (defined(_GLIBCXX_MEMORY) || defined(_GLIBCXX_OSTREAM) || defined(_GLIBCXX_MAP) || \
+                             defined(_GLIBCXX_SET) || defined(_GLIBCXX_UNORDERED_MAP) || defined(_GLIBCXX_ALGORITHM))
+#define NETSER_TEST_REFLECT_HEAVY_INCLUDES 1
+#else
+#define NETSER_TEST_REFLECT_HEAVY_INCLUDES 0
+#endif
+
 #include "core/hex.hpp"
 
 #include <boost/describe/enum.hpp>
@@ -46,6 +55,10 @@ std::vector<std::byte> write(T& v) {
     REQUIRE(netser::serialize(w, v));
     w.finish();
     return out;
+}
+
+TEST_CASE("reflect.hpp includes neither <memory>, <ostream>, <map>, <set>, <unordered_map> nor <algorithm>") {
+    CHECK(NETSER_TEST_REFLECT_HEAVY_INCLUDES == 0);
 }
 
 TEST_CASE("reflect.hpp alone: golden bytes of a common value and its plain encoding") {
