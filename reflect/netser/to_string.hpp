@@ -25,100 +25,100 @@ namespace detail {
 // The text is built in a std::string rather than a std::ostringstream: <sstream> and
 // <ostream> would cost every file that includes <netser/netser.hpp>, printing or not.
 template <class T>
-void print_value(std::string& os, const T& v);
+void print_value(std::string& out, const T& v);
 
 template <class Range>
-void print_sequence(std::string& os, const Range& r) {
-    os += '[';
+void print_sequence(std::string& out, const Range& r) {
+    out += '[';
     bool first = true;
     for (const auto& e : r) {
-        if (!first) os += ", ";
+        if (!first) out += ", ";
         first = false;
-        print_value(os, e);
+        print_value(out, e);
     }
-    os += ']';
+    out += ']';
 }
 
 // Floats as std::ostream prints them by default (%g, 6 significant digits), pointers
 // as it prints a void* (%p).
-inline void append_printed(std::string& os, int n, const char (&text)[64]) {
-    if (n > 0) os.append(text, n < 64 ? static_cast<std::size_t>(n) : 63);
+inline void append_printed(std::string& out, int n, const char (&text)[64]) {
+    if (n > 0) out.append(text, n < 64 ? static_cast<std::size_t>(n) : 63);
 }
-inline void print_float(std::string& os, double v) {
+inline void print_float(std::string& out, double v) {
     char text[64];
-    append_printed(os, std::snprintf(text, sizeof text, "%.6g", v), text);
+    append_printed(out, std::snprintf(text, sizeof text, "%.6g", v), text);
 }
-inline void print_pointer(std::string& os, const void* p) {
+inline void print_pointer(std::string& out, const void* p) {
     char text[64];
-    append_printed(os, std::snprintf(text, sizeof text, "%p", p), text);
+    append_printed(out, std::snprintf(text, sizeof text, "%p", p), text);
 }
 
 template <class T>
-void print_value(std::string& os, const T& v) {
+void print_value(std::string& out, const T& v) {
     if constexpr (std::is_same_v<T, bool>) {
-        os += v ? "true" : "false";
+        out += v ? "true" : "false";
     } else if constexpr (std::is_enum_v<T>) {
-        const auto number = std::to_string(+static_cast<std::underlying_type_t<T>>(v));
+        const auto number = [&] { return std::to_string(+static_cast<std::underlying_type_t<T>>(v)); };
         if constexpr (is_described_enum<T>) {
             const char* name = boost::describe::enum_to_string(v, nullptr);
-            if (name != nullptr) os += name;
-            else os.append("(").append(number).append(")");
+            if (name != nullptr) out += name;
+            else out.append("(").append(number()).append(")");
         } else {
-            os += number;
+            out += number();
         }
     } else if constexpr (std::is_integral_v<T>) {
-        os += std::to_string(+v); // chars as numbers
+        out += std::to_string(+v); // chars as numbers
     } else if constexpr (std::is_floating_point_v<T>) {
-        print_float(os, static_cast<double>(v));
+        print_float(out, static_cast<double>(v));
     } else if constexpr (is_string<T>) {
-        os.append("\"").append(v).append("\"");
+        out.append("\"").append(v).append("\"");
     } else if constexpr (std::is_array_v<T> || is_std_array<T>::value || is_vector<T>::value || is_set<T>::value) {
-        print_sequence(os, v);
+        print_sequence(out, v);
     } else if constexpr (is_map<T>::value) {
-        os += '{';
+        out += '{';
         bool first = true;
         for (const auto& [key, value] : v) {
-            if (!first) os += ", ";
+            if (!first) out += ", ";
             first = false;
-            print_value(os, key);
-            os += ": ";
-            print_value(os, value);
+            print_value(out, key);
+            out += ": ";
+            print_value(out, value);
         }
-        os += '}';
+        out += '}';
     } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
-        if (v) print_value(os, *v);
-        else os += "none";
+        if (v) print_value(out, *v);
+        else out += "none";
     } else if constexpr (is_variant<T>::value) {
-        std::visit([&](const auto& alternative) { print_value(os, alternative); }, v);
+        std::visit([&](const auto& alternative) { print_value(out, alternative); }, v);
     } else if constexpr (std::is_pointer_v<T>) {
-        if (v == nullptr) os += "null";
-        else print_pointer(os, static_cast<const void*>(v));
+        if (v == nullptr) out += "null";
+        else print_pointer(out, static_cast<const void*>(v));
     } else if constexpr (described<T>) {
-        os.append(description_of<T>.name) += '{';
+        out.append(description_of<T>.name) += '{';
         bool first = true;
         boost::mp11::mp_for_each<described_bases<T>>([&](auto b) {
             using B = typename decltype(b)::type;
-            if (!first) os += ", ";
+            if (!first) out += ", ";
             first = false;
-            print_value(os, static_cast<const B&>(v));
+            print_value(out, static_cast<const B&>(v));
         });
         boost::mp11::mp_for_each<described_members<T>>([&](auto d) {
-            if (!first) os += ", ";
+            if (!first) out += ", ";
             first = false;
-            os.append(d.name) += '=';
-            print_value(os, v.*d.pointer);
+            out.append(d.name) += '=';
+            print_value(out, v.*d.pointer);
         });
-        os += '}';
+        out += '}';
     } else if constexpr (std::is_aggregate_v<T>) {
-        os += '{';
+        out += '{';
         std::size_t i = 0;
         boost::pfr::for_each_field(v, [&](const auto& field) {
-            if (i++ != 0) os += ", ";
-            print_value(os, field);
+            if (i++ != 0) out += ", ";
+            print_value(out, field);
         });
-        os += '}';
+        out += '}';
     } else {
-        os += "<?>";
+        out += "<?>";
     }
 }
 
