@@ -21,31 +21,22 @@ constexpr std::string_view root_name() noexcept {
     else return value_name<T>();
 }
 
-// The top of a failed serialize: the root of the member path, which then stays as it is
-// (errors are sticky: a call on a stream that failed before leaves its path alone).
-NETSER_COLD inline void seal_failed_path(error& e, std::string_view root) noexcept {
-    e.prepend_member(root);
-    e.seal();
-}
-
-// One out-of-line function per type and stream. A described struct goes straight to its
-// body, without the general dispatch.
+// One out-of-line function per type and stream, for the types that are not described
+// structs, and recursive structs (whose depth is counted around their body's function).
 template <stream S, class U>
 bool serialize_root(S& s, U& target) {
     bool ok;
     if constexpr (!described<U> || adl::has_serialize<S, U>)
         ok = serialize_value<no_attrs>(s, target);
-    else if constexpr (is_recursive_type<U>())
-        ok = serialize_struct_outlined<no_attrs>(s, target);
     else
-        ok = serialize_struct_body<no_attrs>(s, target, described_bases<U>{}, member_indices<U>{});
+        ok = serialize_struct_call<no_attrs>(s, target);
     if (ok) [[likely]] return true;
     seal_failed_path(s.error(), root_name<U>());
     return false;
 }
 
 // Whether serialize(s, obj) inlines U's body where it is used (a small described struct of
-// fixed-width values, see inline_struct), rather than calling serialize_root.
+// fixed-width values, see inline_struct), rather than calling its function.
 template <stream S, class U>
 constexpr bool inline_root() noexcept {
     if constexpr (described<U> && !adl::has_serialize<S, U>) return inline_struct<no_attrs, U>;
@@ -70,10 +61,12 @@ struct serialize_fn {
         [[maybe_unused]] constexpr bool checked = members_checked<U>(); // a mistake: one short error
         auto& target = const_cast<U&>(obj); // writers only read through it
         if constexpr (inline_root<S, U>()) {
-            if (serialize_struct_body<no_attrs>(s, target, described_bases<U>{}, member_indices<U>{})) [[likely]]
+            if (struct_body<no_attrs, U>::inlined(s, target)) [[likely]]
                 return true;
             seal_failed_path(s.error(), root_name<U>());
             return false;
+        } else if constexpr (described<U> && !adl::has_serialize<S, U> && !is_recursive_type<U>()) {
+            return struct_body<no_attrs, U>::root(s, target);
         } else {
             return serialize_root(s, target);
         }

@@ -450,27 +450,66 @@ NETSER_INLINE bool member_step(S& s, void* obj, T&, special_member<C, I>, run_st
     return serialize_member<C, I>(s, *static_cast<C*>(obj)) || step_failed(run, at, failure::reported);
 }
 
+// The top of a failed serialize: the root of the member path, which then stays as it is
+// (errors are sticky: a call on a stream that failed before leaves its path alone).
+NETSER_COLD inline void seal_failed_path(error& e, std::string_view root) noexcept {
+    e.prepend_member(root);
+    e.seal();
+}
+
 // A described struct's bases, then its members (the components of a vector-like struct
 // with scalar attributes P): one by one for a profiling stream, else by member_step.
-template <class P, stream S, class C, template <class...> class L, class... B, std::size_t... I>
-NETSER_INLINE bool serialize_struct_body(S& s, C& obj, L<B...>, std::index_sequence<I...>) {
-    if (!(serialize_value<no_attrs>(s, static_cast<typename B::type&>(obj)) && ...)) return false;
-    if constexpr (profiling_stream<S>) {
-        if constexpr (pack_of<P>::encoding_size != 0) return (serialize_component<P, C, I>(s, obj) && ...);
-        else return (serialize_member<C, I>(s, obj) && ...);
-    } else {
-        using R = member_runs<C, P>;
-        run_state run;
-        constexpr const member_entry* entries = member_table<C, P>::entries.at;
-        if ((member_step<R::runs.kind[I]>(s, &obj, obj.*member_at<C, I>::pointer, member_encoding_v<C, I, P>, run,
-                                          entries[I]) &&
-             ...)) [[likely]]
-            return true;
-        // Only a reader's word is reported (a measurer's is dead code, left out).
-        fail_member(s, &obj, entries, run.failed, S::is_reading ? run.word : 0);
-        return false;
+//
+// One text, three functions: `inlined` is forced inline, for the small structs that are
+// inlined where they are used (inline_struct); `function` (a nested struct) and `root`
+// (the struct passed to serialize, which seals the error path on failure) are plain
+// functions, for the others, which the compiler calls or inlines as it sees fit. A
+// forced-inline function is still optimized on its own before it is inlined, so a large
+// body reached through one was optimized twice: a tenth of clang's compile time on
+// compile_budget.py's one-function shape. The lists of bases and members are the class's
+// (a function's empty tag arguments made g++ clone it and then inline it where its own
+// limits said not to), and the definitions are out of the class (one defined in it is
+// inline, which raises g++'s limits too).
+template <class P, class C, class Bases = described_bases<C>, class Indices = member_indices<C>>
+struct struct_body;
+template <class P, class C, template <class...> class L, class... B, std::size_t... I>
+struct struct_body<P, C, L<B...>, std::index_sequence<I...>> {
+    template <stream S>
+    NETSER_INLINE static bool inlined(S& s, C& obj);
+    template <stream S>
+    static bool function(S& s, C& obj);
+    template <stream S>
+    static bool root(S& s, C& obj);
+};
+#define NETSER_DETAIL_STRUCT_BODY(NAME, ON_FAILURE)                                                               \
+    template <class P, class C, template <class...> class L, class... B, std::size_t... I>                         \
+    template <stream S>                                                                                            \
+    bool struct_body<P, C, L<B...>, std::index_sequence<I...>>::NAME(S& s, C& obj) {                               \
+        if ((serialize_value<no_attrs>(s, static_cast<typename B::type&>(obj)) && ...)) {                          \
+            if constexpr (profiling_stream<S>) {                                                                   \
+                bool ok;                                                                                           \
+                if constexpr (pack_of<P>::encoding_size != 0) ok = (serialize_component<P, C, I>(s, obj) && ...);  \
+                else ok = (serialize_member<C, I>(s, obj) && ...);                                                 \
+                if (ok) return true;                                                                               \
+            } else {                                                                                               \
+                using R = member_runs<C, P>;                                                                       \
+                run_state run;                                                                                     \
+                constexpr const member_entry* entries = member_table<C, P>::entries.at;                            \
+                if ((member_step<R::runs.kind[I]>(s, &obj, obj.*member_at<C, I>::pointer,                          \
+                                                  member_encoding_v<C, I, P>, run, entries[I]) &&                  \
+                     ...)) [[likely]]                                                                              \
+                    return true;                                                                                   \
+                /* Only a reader's word is reported (a measurer's is dead code, left out). */                      \
+                fail_member(s, &obj, entries, run.failed, S::is_reading ? run.word : 0);                           \
+            }                                                                                                      \
+        }                                                                                                          \
+        ON_FAILURE                                                                                                 \
+        return false;                                                                                              \
     }
-}
+NETSER_DETAIL_STRUCT_BODY(inlined, )
+NETSER_DETAIL_STRUCT_BODY(function, )
+NETSER_DETAIL_STRUCT_BODY(root, seal_failed_path(s.error(), value_name<C>());)
+#undef NETSER_DETAIL_STRUCT_BODY
 
 // Small structs of fixed-width values (the hot per-entity state: flags, quantized
 // positions, nested vectors and quaternions, arrays of those) are inlined where they are
@@ -540,14 +579,14 @@ constexpr bool is_inline_struct() noexcept {
 template <class P, class C>
 inline constexpr bool inline_struct = is_inline_struct<P, C>();
 
+// A struct that is not inlined: a call to its function (one per struct, stream and
+// attributes), and a recursive struct's depth counted around it.
 template <class P, stream S, class C>
-bool serialize_struct_outlined(S& s, C& obj) {
-    if constexpr (is_recursive_type<C>()) {
-        if (!enter_nested(s)) return false;
-        return leave_nested(s, serialize_struct_body<P>(s, obj, described_bases<C>{}, member_indices<C>{}));
-    } else {
-        return serialize_struct_body<P>(s, obj, described_bases<C>{}, member_indices<C>{});
-    }
+NETSER_INLINE bool serialize_struct_call(S& s, C& obj) {
+    if constexpr (is_recursive_type<C>())
+        return enter_nested(s) && leave_nested(s, struct_body<P, C>::function(s, obj));
+    else
+        return struct_body<P, C>::function(s, obj);
 }
 
 // A described struct: straight to its body (each layer in between would be optimized
@@ -555,9 +594,9 @@ bool serialize_struct_outlined(S& s, C& obj) {
 template <stream S, class C, class P>
 NETSER_INLINE bool apply_encoding(S& s, C& obj, struct_encoding<P>) {
     if constexpr (inline_struct<P, C>)
-        return serialize_struct_body<P>(s, obj, described_bases<C>{}, member_indices<C>{});
+        return struct_body<P, C>::inlined(s, obj);
     else
-        return serialize_struct_outlined<P>(s, obj);
+        return serialize_struct_call<P>(s, obj);
 }
 
 // The error path's name of a plain aggregate's field i: "field<i>".
