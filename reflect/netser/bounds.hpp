@@ -159,10 +159,15 @@ constexpr bit_bounds value_bounds() noexcept {
     } else if constexpr (is_variant<T>::value) {
         return []<class... E>(std::variant<E...>*) {
             const auto index_bits = static_cast<std::size_t>(bits_required_for_span(sizeof...(E) - 1));
-            std::size_t fewest = ~std::size_t{0}, most = 0;
-            ((fewest = value_bounds<no_attrs, E>().min < fewest ? value_bounds<no_attrs, E>().min : fewest), ...);
-            ((most = value_bounds<no_attrs, E>().max > most ? value_bounds<no_attrs, E>().max : most), ...);
-            return bit_bounds{index_bits + fewest, index_bits + most, (value_bounds<no_attrs, E>().bounded && ...)};
+            // Each alternative's bounds once (a constant evaluation is not memoized).
+            constexpr bit_bounds alternatives[] = {value_bounds<no_attrs, E>()...};
+            bit_bounds all{~std::size_t{0}, 0, true};
+            for (const bit_bounds& b : alternatives) {
+                all.min = b.min < all.min ? b.min : all.min;
+                all.max = b.max > all.max ? b.max : all.max;
+                all.bounded = all.bounded && b.bounded;
+            }
+            return bit_bounds{index_bits + all.min, index_bits + all.max, all.bounded};
         }(static_cast<T*>(nullptr));
     } else if constexpr (is_map<T>::value || is_set<T>::value) {
         using EP = without<P, attr_kind::max_size>;
