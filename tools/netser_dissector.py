@@ -17,8 +17,11 @@ value of a sequence number, or an earlier delta packet of the capture applied to
 own) also every value. A packet that netser's reader would refuse is marked with expert
 info (netser.bad_crc, netser.malformed: error code, bit and path); a delta packet whose
 wire needs a baseline the capture does not have gets the note netser.missing_baseline.
-The dissector never raises an error. Standard library only (and the reference decoder,
-tools/netser_schema_decode.py, beside it).
+The dissector never raises an error, and stops on any packet in bounded time and memory:
+it charges elements against the reference decoder's budget (docs/schema.md section 7)
+and keeps only the sparse slots sent. Exit status: 0 written, 2 a bad schema, baseline,
+file or option (one line on stderr). Standard library only (and the reference decoder,
+tools/netser_schema_decode.py, beside it, which reads and checks the files).
 
 The generated file is a fixed runtime (a walk over the encoding nodes for packets, one
 for delta bodies, the bit reader, float32 arithmetic, CRC-32) plus the schemas as Lua
@@ -29,7 +32,7 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import netser_schema_decode as dec  # noqa: E402  (the decoder's states, codes and reset values)
 
 RUNTIME = r'''
@@ -63,6 +66,8 @@ netser.experts = { e_malformed, e_bad_crc, e_missing }
 
 -- ---- numbers ----------------------------------------------------------------------
 local floor, huge = math.floor, math.huge
+-- The elements a packet of n bytes may make (docs/schema.md section 7): floor + per_byte * n.
+local BUDGET_FLOOR, BUDGET_PER_BYTE = $BUDGET_FLOOR, $BUDGET_PER_BYTE
 
 -- x rounded to float32, round to nearest even (Lua numbers are doubles).
 local function f32(x)
@@ -142,6 +147,13 @@ end
 -- ---- bits: LSB first (wire_format.md section 1) -------------------------------------
 local function fail(code, bit, path) error({ netser = true, code = code, bit = bit, path = path or "" }, 0) end
 
+-- Charges `count` elements against the packet's element budget before they are read
+-- (docs/schema.md section 7, as tools/netser_schema_decode.py): too_large past it.
+local function charge(ctx, count, at, path)
+  ctx.budget = ctx.budget - count
+  if ctx.budget < 0 then fail("too_large", at, path) end
+end
+
 local Reader = {}
 Reader.__index = Reader
 local function new_reader(bytes, n) return setmetatable({ bytes = bytes, n = n, pos = 0 }, Reader) end
@@ -181,10 +193,16 @@ local function range_of(ctx, first, last)
   if b > ctx.tvb:len() then b = ctx.tvb:len() end
   return ctx.tvb(a, b - a)
 end
+-- An item of `field` over bits [first, last), without bytes when they lie past the
+-- packet's end (a value that takes no bits, at the end).
+local function add_at(ctx, tree, field, first, last, value)
+  local r = range_of(ctx, first, last)
+  if r then return tree:add(field, r, value) end
+  return tree:add(field, value)
+end
 -- A leaf: "label: text", with its path, value, raw code, bit offset and width.
 local function leaf(ctx, tree, label, path, first, last, text, raw)
-  local r = range_of(ctx, first, last)
-  local item = r and tree:add(f_member, r, path) or tree:add(f_member, path)
+  local item = add_at(ctx, tree, f_member, first, last, path)
   item:set_text(label .. ": " .. text .. "  [bits " .. first .. ".." .. (last - 1) .. "]")
   item:add(f_value, text)
   if raw then item:add(f_raw, raw) end
@@ -193,8 +211,7 @@ local function leaf(ctx, tree, label, path, first, last, text, raw)
   return item
 end
 local function branch(ctx, tree, label, path, first)
-  local r = range_of(ctx, first, first + 1)
-  local item = r and tree:add(f_member, r, path) or tree:add(f_member, path)
+  local item = add_at(ctx, tree, f_member, first, first + 1, path)
   item:set_text(label)
   return item
 end
@@ -413,6 +430,7 @@ local function count_of(ctx, n, r, path)
   if count > n.max_size then fail("too_large", at, path) end
   local min_bits = n.element_min_bits or 0
   if min_bits > 0 and count > floor(r:remaining() / min_bits) then fail("overflow", at, path) end
+  if min_bits == 0 then charge(ctx, count, at, path) end -- no bits: the packet does not bound them
   return count
 end
 
@@ -508,22 +526,23 @@ function D.sparse(ctx, n, r, tree, label, path)
   if n.container == "vector" then
     size = r:read(n.count_bits, path)
     if size > n.max_size then fail("too_large", at, path) end
+    charge(ctx, size, at, path) -- every slot, as a reader allocates them: absent ones take no bits
   else
     size = n.length
   end
   local item = branch(ctx, tree, label .. " (sparse, " .. size .. " slots)", path, at)
-  local slots = { ["$n"] = size }
-  for i = 1, size do slots[i] = { ["$has"] = false } end
+  -- Only the slots sent are kept ({index, state}, in order): the others are empty.
+  local present = {}
   local previous = -1
   while true do
     local iat = r.pos
     local current, d = relative_index(r, previous, size, path)
     if current == size then
       leaf(ctx, item, "end", path .. "[end]", iat, r.pos, tostring(size), "d=" .. d)
-      return slots
+      return { ["$n"] = size, ["$s"] = present }
     end
-    slots[current + 1] = { ["$has"] = true,
-                           ["$v"] = decode(ctx, n.element, r, item, "[" .. current .. "]", path .. "[" .. current .. "]") }
+    local slot = decode(ctx, n.element, r, item, "[" .. current .. "]", path .. "[" .. current .. "]")
+    present[#present + 1] = { current, slot }
     previous = current
   end
 end
@@ -724,8 +743,7 @@ local delta_value, delta_body, delta_smallest_three
 
 -- One wire field of a delta: "label: text" with its path and what it says.
 local function delta_item(ctx, tree, label, path, first, last, text, f)
-  local r = range_of(ctx, first, last)
-  local item = r and tree:add(f_member, r, path) or tree:add(f_member, path)
+  local item = add_at(ctx, tree, f_member, first, last, path)
   local span = last > first and ("  [bits " .. first .. ".." .. (last - 1) .. "]") or ("  [at bit " .. first .. "]")
   item:set_text(label .. ": " .. text .. span)
   if f.changed ~= nil then item:add(f_changed, f.changed) end
@@ -806,8 +824,8 @@ show_state = function(ctx, n, st, tree, label, path)
   elseif kind == "array" or kind == "vector" or kind == "set" then
     for i = 1, st["$n"] do show_state(ctx, n.element, st[i], item, "[" .. (i - 1) .. "]", path .. "[" .. (i - 1) .. "]") end
   elseif kind == "sparse" then
-    for i = 1, st["$n"] do
-      if st[i]["$has"] then show_state(ctx, n.element, st[i]["$v"], item, "[" .. (i - 1) .. "]", path .. "[" .. (i - 1) .. "]") end
+    for _, slot in ipairs(st["$s"]) do
+      show_state(ctx, n.element, slot[2], item, "[" .. slot[1] .. "]", path .. "[" .. slot[1] .. "]")
     end
   elseif kind == "map" then
     for i = 1, st["$n"] do
@@ -1096,8 +1114,9 @@ function DD.vector(ctx, n, r, base, tree, label, path, at)
   if count == 0 then return { ["$n"] = 0 } end
   need(base, r, path)
   local min_bits = n.element_min_bits or 0
-  if count > base["$n"] and min_bits > 0 and count - base["$n"] > floor(r:remaining() / min_bits) then
-    fail("overflow", vat, path)
+  if count > base["$n"] then -- the new elements (the baseline's are the reader's own)
+    if min_bits > 0 and count - base["$n"] > floor(r:remaining() / min_bits) then fail("overflow", vat, path) end
+    if min_bits == 0 then charge(ctx, count - base["$n"], vat, path) end
   end
   local both = math.min(count, base["$n"])
   local out = { ["$n"] = 0 }
@@ -1226,7 +1245,7 @@ local function end_check(ctx, r, top, layout, payload_bits, n)
     if layout.end_check.value == "magic_xor_payload_bits" then
       expected = bit32.bxor(expected, payload_bits % 2^32)
     end
-    top:add(f_end, range_of(ctx, at, r.pos), got)
+    add_at(ctx, top, f_end, at, r.pos, got)
     if got ~= expected then fail("check_failed", at, "") end
   end)
   if not ok2 then
@@ -1250,7 +1269,8 @@ local function dissect_packet(cfg, tvb, pinfo, tree)
   local root_path = schema.root_name or "root"
   local top = tree:add(netser, tvb(), "netser " .. root_path)
   top:add(f_root, root_path)
-  local ctx = { tvb = tvb, schema = schema, inline = {}, nesting = 0, root_path = root_path }
+  local ctx = { tvb = tvb, schema = schema, inline = {}, nesting = 0, root_path = root_path,
+                budget = BUDGET_FLOOR + BUDGET_PER_BYTE * n }
   local r = new_reader(bytes, n)
   local kind, header, note = "plain", nil, nil
   local ok, err = pcall(function()
@@ -1286,8 +1306,8 @@ local function dissect_packet(cfg, tvb, pinfo, tree)
     local sequence = r:read(16, "")
     local baseline = r:read(16, "")
     header = { sequence = sequence, baseline = baseline }
-    top:add(f_sequence, range_of(ctx, hat, hat + 16), sequence)
-    top:add(f_baseline, range_of(ctx, hat + 16, hat + 32), baseline)
+    add_at(ctx, top, f_sequence, hat, hat + 16, sequence)
+    add_at(ctx, top, f_baseline, hat + 16, hat + 32, baseline)
     local base = frame_baselines[pinfo.number]
     if base == nil or not pinfo.visited then
       base = cfg.store[baseline]
@@ -1296,7 +1316,7 @@ local function dissect_packet(cfg, tvb, pinfo, tree)
     end
     if base == false then base = MISSING end
     ctx.have_baseline = base ~= MISSING
-    local body = top:add(f_member, range_of(ctx, r.pos, r.pos + 1), root_path)
+    local body = add_at(ctx, top, f_member, r.pos, r.pos + 1, root_path)
     body:set_text("Delta against " .. baseline .. (base == MISSING and " (not in the capture: changes only)" or ""))
     local state = delta_value(ctx, ctx.schema.root, r, base, body, root_path, root_path)
     end_check(ctx, r, top, ctx.schema.delta_packet, r.pos - start, n)
@@ -1316,8 +1336,10 @@ local function dissect_packet(cfg, tvb, pinfo, tree)
         text = "baseline " .. header.baseline .. " is not in the capture: changes shown up to bit " .. err.bit ..
                (err.path ~= "" and (" (" .. err.path .. ")") or "")
         top:add_proto_expert_info(e_missing, text)
-        local rest = range_of(ctx, err.bit, 8 * n)
-        if rest then top:add(f_member, rest, root_path):set_text("Not decoded without the baseline: " .. (n - floor(err.bit / 8)) .. " bytes") end
+        if err.bit < 8 * n then
+          local rest = add_at(ctx, top, f_member, err.bit, 8 * n, root_path)
+          rest:set_text("Not decoded without the baseline: " .. (n - floor(err.bit / 8)) .. " bytes")
+        end
       elseif err.code ~= "bad_crc" then
         top:add_proto_expert_info(e_malformed, text)
       end
@@ -1336,12 +1358,19 @@ class LuaRaw(str):
     """Lua text written as it is (a state built by state_lua)."""
 
 
-def lua_value(v, indent=""):
+def lua_string(text):
+    """A Lua 5.2 string literal of text's UTF-8 bytes (a name may be UTF-8: größe). Lua
+    5.2 has no \\u escape, so every byte outside printable ASCII is a decimal escape."""
+    return '"' + "".join(chr(b) if 32 <= b < 127 and b not in (34, 92) else "\\%03d" % b
+                         for b in text.encode("utf-8", "surrogatepass")) + '"'
+
+
+def lua_value(v):
     """A JSON value as a Lua table constructor (null keys are left out)."""
     if isinstance(v, LuaRaw):
         return str(v)
     if isinstance(v, dict):
-        items = [f"[{json.dumps(k)}] = {lua_value(x)}" for k, x in v.items() if x is not None]
+        items = [f"[{lua_string(k)}] = {lua_value(x)}" for k, x in v.items() if x is not None]
         return "{" + ", ".join(items) + "}"
     if isinstance(v, list):
         return "{" + ", ".join(lua_value(x) for x in v) + "}"
@@ -1350,7 +1379,7 @@ def lua_value(v, indent=""):
     if v is None:
         return "nil"
     if isinstance(v, str):
-        return json.dumps(v)  # a JSON string is a valid Lua string here (ASCII escapes)
+        return lua_string(v)
     return repr(v)
 
 
@@ -1380,17 +1409,17 @@ def state_lua(decoder, n, v, inline=()):
         code = decoder._code_of(n, v, 0, "")
         return f'UInt64.new("{code}")' if int(n["delta_body"]["code_bits"]) > 32 else str(code)
     if kind in ("int", "enum", "float"):
-        return "{[\"$t\"] = " + json.dumps(value_text(v)) + "}"
+        return "{[\"$t\"] = " + lua_string(value_text(v)) + "}"
     if kind == "string":
         if isinstance(v, dict):
-            return "{[\"$t\"] = " + json.dumps(v["bytes"]) + ", [\"$b\"] = true}"
-        return "{[\"$t\"] = " + json.dumps(v) + "}"
+            return "{[\"$t\"] = " + lua_string(v["bytes"]) + ", [\"$b\"] = true}"
+        return "{[\"$t\"] = " + lua_string(v) + "}"
     if kind in ("array", "vector", "set"):
         return "{[\"$n\"] = %d%s}" % (len(v), "".join(", " + state_lua(decoder, n["element"], x, inline) for x in v))
-    if kind == "sparse":
-        slots = ["{[\"$has\"] = false}" if x is None else
-                 "{[\"$has\"] = true, [\"$v\"] = " + state_lua(decoder, n["element"], x, inline) + "}" for x in v]
-        return "{[\"$n\"] = %d%s}" % (len(v), "".join(", " + x for x in slots))
+    if kind == "sparse":  # the slots sent, {index, state}: the others are empty
+        slots = ["{%d, %s}" % (i, state_lua(decoder, n["element"], x, inline))
+                 for i, x in enumerate(v) if x is not None]
+        return "{[\"$n\"] = %d, [\"$s\"] = {%s}}" % (len(v), ", ".join(slots))
     if kind == "map":
         pairs = ["{" + state_lua(decoder, n["key"], k, inline) + ", " + state_lua(decoder, n["value"], x, inline) + "}"
                  for k, x in v]
@@ -1404,7 +1433,7 @@ def state_lua(decoder, n, v, inline=()):
         return "{[\"$i\"] = %d, [\"$v\"] = %s}" % (v["index"], state_lua(decoder, alt["encoding"], v["value"], inline))
     if kind == "aggregate":
         inline = inline + (n,)
-        return "{" + ", ".join(f"[{json.dumps(f['name'])}] = " + state_lua(decoder, f["encoding"], v[f["name"]], inline)
+        return "{" + ", ".join(f"[{lua_string(f['name'])}] = " + state_lua(decoder, f["encoding"], v[f["name"]], inline)
                                for f in n["fields"]) + "}"
     if kind == "struct":
         definition = n if "members" in n else decoder.types[n["name"]]
@@ -1416,7 +1445,7 @@ def state_lua(decoder, n, v, inline=()):
             items.append(inner[1:-1])
         for m in definition["members"]:
             if "encoding" in m and m["name"] in v:
-                items.append(f"[{json.dumps(m['name'])}] = " + state_lua(decoder, m["encoding"], v[m["name"]], inline))
+                items.append(f"[{lua_string(m['name'])}] = " + state_lua(decoder, m["encoding"], v[m["name"]], inline))
         return "{" + ", ".join(x for x in items if x) + "}"
     if kind in ("user_attribute", "user_type"):
         fields = ""
@@ -1430,8 +1459,8 @@ def state_lua(decoder, n, v, inline=()):
         elif isinstance(v, list):
             parts = [(f"[{i}]", value_text(x)) for i, x in enumerate(v)]
         else:
-            return "{[\"$t\"] = " + json.dumps(value_text(v)) + "}"
-        return "{[\"$p\"] = {" + ", ".join("{part = %s, text = %s}" % (json.dumps(a), json.dumps(b))
+            return "{[\"$t\"] = " + lua_string(value_text(v)) + "}"
+        return "{[\"$p\"] = {" + ", ".join("{part = %s, text = %s}" % (lua_string(a), lua_string(b))
                                               for a, b in parts) + "}" + fields + "}"
     raise ValueError(f"no state for a {kind} node")
 
@@ -1458,28 +1487,35 @@ def with_reset_states(schema):
 def generate(ports, protocol_ids, delta_ports=(), baselines=()):
     """ports, delta_ports: (port, schema) of plain and of delta packets; baselines:
     (port, sequence, decoded value) the dissector starts with."""
-    out = [RUNTIME, "\n-- ---- the schemas --------------------------------------------------------------\n",
+    runtime = RUNTIME.replace("$BUDGET_FLOOR", str(dec.BUDGET_FLOOR))
+    runtime = runtime.replace("$BUDGET_PER_BYTE", str(dec.BUDGET_PER_BYTE))
+    out = [runtime, "\n-- ---- the schemas --------------------------------------------------------------\n",
            "local udp = DissectorTable.get(\"udp.port\")\n", "local ports = {}\n"]
     config = {}
     for port, schema in list(ports) + list(delta_ports):
-        if schema.get("format") != "netser-schema" or schema.get("version") not in dec.SUPPORTED_VERSIONS:
-            raise ValueError(f"port {port}: not a netser schema this tool reads (format, version)")
+        try:
+            dec.check_schema(schema)
+        except dec.SchemaError as e:
+            raise dec.SchemaError(f"port {port}: {e}") from None
     for port, schema in ports:
         config.setdefault(port, {})["plain"] = schema
     for port, schema in delta_ports:
         if "delta_packet" not in schema:
-            raise ValueError(f"port {port}: the schema has no delta_packet (written before netser described deltas)")
+            raise dec.SchemaError(f"port {port}: the schema has no delta_packet "
+                                  "(written before netser described deltas)")
         config.setdefault(port, {})["delta"] = schema
     seeds = {}
     for port, sequence, value in baselines:
         if "delta" not in config.get(port, {}):
-            raise ValueError(f"--delta-baseline {port}: the port carries no delta packets")
+            raise dec.InputError(f"--delta-baseline {port}: the port carries no delta packets")
         schema = config[port]["delta"]
         decoder = dec.Decoder(schema)
         try:
+            decoder.check_value(schema["root"], value, schema.get("root_name") or "")
             state = state_lua(decoder, schema["root"], value)
-        except (TypeError, IndexError, KeyError, AttributeError, dec.DecodeError) as e:
-            raise ValueError(f"--delta-baseline {port}={sequence}: the value does not match the schema ({e!r})")
+        except (dec.InputError, dec.DecodeError) as e:  # a value without a code: its write's error
+            raise dec.InputError(f"--delta-baseline {port}={sequence}: "
+                                 f"the value does not fit the schema: {e}") from None
         seeds.setdefault(port, []).append(f"[{sequence % 65536}] = " + state)
     for port, cfg in sorted(config.items()):
         schema = cfg.get("plain") or cfg["delta"]
@@ -1506,11 +1542,11 @@ for port, _ in pairs(ports) do udp:add(port, netser) end
     return "".join(out)
 
 
-def port_and_file(spec, option):
-    port, sep, path = spec.partition("=")
-    if not sep or not port.isdigit():
-        raise ValueError(f"{option} {spec}: expected PORT=FILE")
-    return int(port), path
+def port_and_file(spec, option, what="FILE"):
+    port, sep, rest = spec.partition("=")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        raise dec.InputError(f"{option} {spec}: expected PORT={what}, PORT a UDP port")
+    return int(port), rest
 
 
 def main(argv=None):
@@ -1529,33 +1565,46 @@ def main(argv=None):
     args = p.parse_args(argv)
     if not args.port and not args.delta_port:
         p.error("give at least one --port or --delta-port")
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), dec.RECURSION_LIMIT))
     try:
         def load(spec, option):
-            port, path = port_and_file(spec, option)
-            with open(path, encoding="utf-8") as f:
-                return port, json.load(f)
+            port, path = port_and_file(spec, option, "SCHEMA.json")
+            return port, dec.read_schema(path)
         ports = [load(spec, "--port") for spec in args.port]
         delta_ports = [load(spec, "--delta-port") for spec in args.delta_port]
         baselines = []
         for spec in args.delta_baseline:
-            port, rest = port_and_file(spec, "--delta-baseline")
+            port, rest = port_and_file(spec, "--delta-baseline", "SEQUENCE:VALUE.json")
             sequence, sep, path = rest.partition(":")
             if not sep or not sequence.isdigit():
-                raise ValueError(f"--delta-baseline {spec}: expected PORT=SEQUENCE:VALUE.json")
+                raise dec.InputError(f"--delta-baseline {spec}: expected PORT=SEQUENCE:VALUE.json")
             baselines.append((port, int(sequence), dec.load_baseline(path)))
         ids = {}
         for spec in args.protocol_id:
-            port, _, value = spec.partition("=")
-            ids[int(port)] = int(value, 0)
+            port, value = port_and_file(spec, "--protocol-id", "ID")
+            try:
+                ids[port] = dec.protocol_id(value)
+            except argparse.ArgumentTypeError as e:
+                raise dec.InputError(f"--protocol-id {spec}: {e}") from None
         lua = generate(ports, ids, delta_ports, baselines)
-    except (OSError, ValueError, KeyError, dec.SchemaError, dec.DecodeError) as e:
+        if args.output == "-":
+            sys.stdout.flush()
+            sys.stdout.buffer.write(lua.encode("utf-8"))
+        else:
+            try:
+                with open(args.output, "w", encoding="utf-8") as f:
+                    f.write(lua)
+            except OSError as e:
+                raise dec.InputError(f"{args.output}: {e.strerror or e}") from None
+    except dec.InputError as e:
         print(f"netser_dissector: {e}", file=sys.stderr)
         return 2
-    if args.output == "-":
-        sys.stdout.write(lua)
-    else:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(lua)
+    except dec.DecodeError as e:  # an only_if member's reset value that does not decode
+        print(f"netser_dissector: bad schema: a reset value: {e}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("netser_dissector: a schema or baseline nested too deep", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -15,16 +15,26 @@ Prints {"ok": true, "value": ..., "bits": N} or
 order: changed bits, differences, element lists), and with --baseline (a decoded value,
 as this tool prints it) the applied "value". Without a baseline it stops with
 missing_baseline where the wire depends on the baseline's value (docs/schema.md 9).
-Exit status: 0 decoded, 1 refused, 2 bad schema or usage. Standard library only.
+A read makes at most 2^20 elements plus 1024 per byte of the packet (docs/schema.md
+section 7, "Element budget"): past that, too_large, as past netser's allocation budget.
+Exit status: 0 decoded, 1 refused, 2 a bad schema, baseline, input file or usage (one
+line on stderr). Standard library only.
 """
 import argparse
 import json
 import math
+import re
 import struct
 import sys
 
 SUPPORTED_VERSIONS = (1,)
 MAX_NESTING = 64  # recursive structs, root included (schema.md section 7)
+# The element budget of a read (schema.md section 7): netser's default allocation budget,
+# 1 MiB + 1 KiB per byte of the packet, counted in elements rather than bytes.
+BUDGET_FLOOR, BUDGET_PER_BYTE = 1 << 20, 1024
+# Python's recursion limit for the tools: 64 nested recursive structs take a few hundred
+# frames; a schema or baseline that needs more is refused ("nested too deep").
+RECURSION_LIMIT = 4000
 
 
 class _Missing:
@@ -45,8 +55,17 @@ class DecodeError(Exception):
         self.code, self.bit, self.path = code, bit, path
 
 
-class SchemaError(Exception):
-    pass
+class InputError(Exception):
+    """A bad input file or argument: the tools say so in one line and exit with status 2."""
+
+
+class SchemaError(InputError):
+    """A schema this tool cannot read."""
+
+
+def element_budget(size):
+    """The elements a read of `size` bytes may materialise (schema.md section 7)."""
+    return BUDGET_FLOOR + BUDGET_PER_BYTE * size
 
 
 # ---- numbers (schema.md section 2) ---------------------------------------------------
@@ -139,17 +158,266 @@ def crc32(data, init=0xFFFFFFFF):
     return crc ^ 0xFFFFFFFF
 
 
+# ---- the schema's shape (docs/schema.md sections 1-4) ----------------------------------
+# Checked once, before any packet: a document of another shape is refused in one line
+# that says where, never met halfway through a packet as a Python error.
+
+_INTEGER = re.compile(r"-?[0-9]{1,20}\Z")  # schemas' integers are 64-bit
+_FLOAT_BITS = {"f32": re.compile(r"0x[0-9a-fA-F]{8}\Z"), "f64": re.compile(r"0x[0-9a-fA-F]{16}\Z")}
+
+
+def _is_integer(v):
+    return (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, str) and _INTEGER.match(v) is not None)
+
+
+def _is_float(v):
+    key = "f32" if isinstance(v, dict) and "f32" in v else "f64"
+    return isinstance(v, dict) and isinstance(v.get(key), str) and _FLOAT_BITS[key].match(v[key]) is not None
+
+
+# What a key may hold: its description and its test ("?" after the name: or null).
+_WANT = {
+    "nat": ("a non-negative integer", lambda v: _is_integer(v) and int(v) >= 0),
+    "bits": ("a bit count (0 to 64)", lambda v: _is_integer(v) and 0 <= int(v) <= 64),
+    "int": ("an integer", _is_integer),
+    "str": ("a string", lambda v: isinstance(v, str)),
+    "bool": ("true or false", lambda v: isinstance(v, bool)),
+    "list": ("a list", lambda v: isinstance(v, list)),
+    "dict": ("an object", lambda v: isinstance(v, dict)),
+    "float": ("a float object", _is_float),
+    "number": ("an integer or a float object", lambda v: _is_integer(v) or _is_float(v)),
+    "any": ("a value", lambda v: True),
+}
+_WANT["node"] = ("an encoding node", _WANT["dict"][1])
+
+# Each node kind's keys (section 4); a tuple lists the strings allowed. "node" is walked.
+_NODE_KEYS = {
+    "bool": {},
+    "int": {"type": "str", "encoding": ("raw", "range", "bits"), "bits": "bits", "min": "int", "max": "int"},
+    "float": {"type": ("float32", "float64"), "encoding": ("raw", "quantize"), "bits": "bits"},
+    "enum": {"bits": "bits", "min": "int", "enumerators": "list"},
+    "string": {"max_length": "nat", "length_bits": "bits", "content": ("utf8_without_nul", "bytes")},
+    "array": {"length": "nat", "element": "node"},
+    "vector": {"max_size": "nat", "count_bits": "bits", "element": "node"},
+    "set": {"max_size": "nat", "count_bits": "bits", "element": "node"},
+    "map": {"max_size": "nat", "count_bits": "bits", "key": "node", "value": "node"},
+    "optional": {"value": "node"},
+    "variant": {"index_bits": "bits", "alternatives": "list"},
+    "sparse": {"container": ("array", "vector"), "element": "node"},
+    "struct": {"name": "str"},
+    "aggregate": {"fields": "list"},
+    "recursive": {"depth": "nat"},
+    "user_attribute": {},
+    "user_type": {},
+    "unknown": {},
+}
+# Keys a node or a member may have.
+_OPTIONAL_KEYS = {"element_min_bits": "nat", "finite": "bool", "holder": "str", "recursive": "bool", "tag": "str?",
+                  "max_bits": "nat?", "min_bits": "nat?", "value_fields": "list", "common": "dict",
+                  "delta_body": "dict", "skip": "bool", "only_if": "dict", "check": "dict", "attributes": "list"}
+_QUANTIZED_TAGS = ("smallest_three", "unit_quaternion", "unit_vector")
+# The keys of each attribute (section 3, "Attributes, as written") that the diff shows.
+_ATTRIBUTE_KEYS = {"range": ("min", "max"), "quantize": ("min", "max", "resolution"), "common": ("values",),
+                   "max_size": ("n",), "max_length": ("n",), "bits": ("n",), "only_if": ("member",),
+                   "check": ("magic_hex",), "user": ("max_bits",)}
+
+
+def _keys(obj, spec, where, optional=False):
+    """Checks obj's keys of spec ({key: what it holds}): each present (unless optional)."""
+    if not isinstance(obj, dict):
+        raise SchemaError(f"{where}: expected an object, got {json.dumps(obj)[:40]}")
+    for key, want in spec.items():
+        if key not in obj:
+            if optional:
+                continue
+            raise SchemaError(f"{where}: no {key!r}")
+        v = obj[key]
+        if isinstance(want, tuple):
+            if v not in want:
+                raise SchemaError(f"{where}.{key}: {json.dumps(v)[:40]} is not one of {', '.join(want)}")
+        elif not (want.endswith("?") and v is None) and not _WANT[want.rstrip("?")][1](v):
+            raise SchemaError(f"{where}.{key}: expected {_WANT[want.rstrip('?')][0]}, got {json.dumps(v)[:40]}")
+    return obj
+
+
+def _each(obj, key, spec, where):
+    """obj[key] (a list), each item an object with the keys of spec."""
+    return [_keys(item, spec, f"{where}.{key}[{i}]") for i, item in enumerate(obj[key])]
+
+
+class _Shape:
+    """Walks a schema document once: every node's keys, the structs each type refers to,
+    each `recursive` node's target; then no cycle of structs that a decoder would not
+    count (through references, a struct that contains itself must be `recursive`)."""
+
+    def __init__(self, doc):
+        _keys(doc, {"format": "str", "version": "int", "schema_hash": "nat", "schema_hash_hex": "str",
+                    "root": "dict", "types": "dict", "packet": "dict"}, "schema")
+        if doc["format"] != "netser-schema":
+            raise SchemaError("not a netser schema (format)")
+        if int(doc["version"]) not in SUPPORTED_VERSIONS:
+            raise SchemaError(f"schema version {doc['version']} is not supported")
+        _keys(doc, {"root_name": "str?", "delta_packet": "dict"}, "schema", optional=True)
+        self.types = doc["types"]
+        self.refs = {}  # a type's name -> the names its definition refers to
+        for name, definition in self.types.items():
+            self.refs[name] = set()
+            _keys(definition, {"kind": ("struct",), "name": "str"}, f"types.{name}")
+            self.definition(definition, f"types.{name}", [], self.refs[name])
+        self.node(doc["root"], "root", [], set())
+        self.layout(doc["packet"], "packet")
+        if "delta_packet" in doc:
+            self.layout(doc["delta_packet"], "delta_packet")
+            _keys(doc["delta_packet"]["protocol_id"], {"salt": "nat"}, "delta_packet.protocol_id")
+            _keys(doc["delta_packet"], {"header": "list"}, "delta_packet")
+            _each(doc["delta_packet"], "header", {"name": "str", "bits": "bits"}, "delta_packet")
+        self.cycles()
+
+    def layout(self, layout, where):
+        _keys(layout, {"protocol_id": "dict", "payload_bit_offset": "nat", "end_check": "dict"}, where)
+        _keys(layout["protocol_id"], {"value": "nat"}, f"{where}.protocol_id")
+        _keys(layout["end_check"], {"bits": "bits", "magic": "nat", "value": ("magic", "magic_xor_payload_bits")},
+              f"{where}.end_check")
+
+    def definition(self, d, where, inline, refs):
+        """A struct's bases and members (a type's definition, or an inline struct)."""
+        _keys(d, {"bases": "list", "members": "list"}, where)
+        _keys(d, _OPTIONAL_KEYS, where, optional=True)
+        for i, base in enumerate(d["bases"]):
+            self.node(base, f"{where}.bases[{i}]", inline, refs)
+        for i, m in enumerate(_each(d, "members", {"name": "str"}, where)):
+            mwhere = f"{where}.members[{i}]"
+            _keys(m, _OPTIONAL_KEYS, mwhere, optional=True)
+            for j, attr in enumerate(m.get("attributes", ())):
+                awhere = f"{mwhere}.attributes[{j}]"
+                _keys(attr, {"attr": "str"}, awhere)
+                shown = _ATTRIBUTE_KEYS.get(attr["attr"], ())
+                _keys(attr, {k: "list" if k == "values" else "any" for k in shown}, awhere)
+                _keys(attr, {"limits": "list", "delta_ladder": "list"}, awhere, optional=True)
+            if "only_if" in m:
+                _keys(m["only_if"], {"member": "str"}, f"{mwhere}.only_if")
+                reset = m["only_if"].get("reset")
+                if reset is not None:
+                    spec = {"error": "str"} if isinstance(reset, dict) and "error" in reset else {"hex": "str"}
+                    _keys(reset, spec, f"{mwhere}.only_if.reset")
+                    if "hex" in spec and not re.fullmatch(r"([0-9a-fA-F]{2})*", reset["hex"]):
+                        raise SchemaError(f"{mwhere}.only_if.reset.hex: not hex")
+            if "check" in m:
+                _keys(m["check"], {"magic": "nat"}, f"{mwhere}.check")
+            if not m.get("skip"):
+                _keys(m, {"encoding": "dict"}, mwhere)
+                self.node(m["encoding"], f"{mwhere}.encoding", inline, refs)
+
+    def node(self, n, where, inline, refs):
+        _keys(n, {"kind": tuple(_NODE_KEYS)}, where)
+        kind = n["kind"]
+        _keys(n, _NODE_KEYS[kind], where)
+        _keys(n, _OPTIONAL_KEYS, where, optional=True)
+        for key, want in _NODE_KEYS[kind].items():
+            if want == "node":
+                self.node(n[key], f"{where}.{key}", inline, refs)
+        if "common" in n:
+            _keys(n["common"], {"values": "list", "index_bits": "bits"}, f"{where}.common")
+            if not all(_WANT["number"][1](v) for v in n["common"]["values"]):
+                raise SchemaError(f"{where}.common.values: expected integers or float objects")
+        if "delta_body" in n:
+            self.delta_body(n["delta_body"], f"{where}.delta_body")
+        if kind == "float":
+            if n["encoding"] == "quantize":
+                _keys(n, {"max_int": "nat", "min": "float", "delta": "float"}, where)
+            elif int(n["bits"]) != (32 if n["type"] == "float32" else 64):
+                raise SchemaError(f"{where}.bits: a raw {n['type']} has {32 if n['type'] == 'float32' else 64}")
+        elif kind == "enum":
+            _each(n, "enumerators", {"name": "str", "value": "int"}, where)
+        elif kind == "variant":
+            for i, alt in enumerate(_each(n, "alternatives", {"name": "str", "encoding": "dict"}, where)):
+                self.node(alt["encoding"], f"{where}.alternatives[{i}].encoding", inline, refs)
+        elif kind == "sparse":
+            array = n["container"] == "array"
+            _keys(n, {"length": "nat"} if array else {"max_size": "nat", "count_bits": "bits"}, where)
+        elif kind == "struct" and "members" in n:
+            self.definition(n, where, inline + [n], refs)
+        elif kind == "struct":
+            if n["name"] not in self.types:
+                raise SchemaError(f"{where}: no struct {n['name']!r} in types")
+            refs.add(n["name"])
+        elif kind == "aggregate":
+            for i, f in enumerate(_each(n, "fields", {"name": "str", "encoding": "dict"}, where)):
+                self.node(f["encoding"], f"{where}.fields[{i}].encoding", inline + [n], refs)
+        elif kind == "recursive":
+            depth = int(n["depth"])
+            if depth >= len(inline):
+                raise SchemaError(f"{where}.depth: {depth}, inside {len(inline)} inline struct(s)")
+            if not inline[-1 - depth].get("recursive"):
+                raise SchemaError(f"{where}: its target is not \"recursive\": true")
+        elif kind == "user_attribute" and n.get("tag") in _QUANTIZED_TAGS:
+            _keys(n, {"quantization": "dict"}, where)
+            _keys(n["quantization"], {"bits": "bits", "max_int": "nat", "min": "float", "delta": "float"},
+                  f"{where}.quantization")
+        elif kind == "user_attribute" and n.get("tag") in ("linked", "linked_strict"):
+            _keys(n, {"max_bits": "bits"}, where)
+
+    def delta_body(self, d, where):
+        _keys(d, {"form": "str"}, where)
+        _keys(d, {"whole": "bool", "ladder": "list", "rungs": "list"}, where, optional=True)
+        if d["form"] == "difference":
+            _keys(d, {"ladder": "list"}, where)
+        if d["form"] == "difference" or "rungs" in d:
+            _keys(d, {"max_code": "nat", "code_bits": "bits", "rungs": "list"}, where)
+            _each(d, "rungs", {"lo": "nat", "hi": "nat", "bits": "bits"}, where)
+
+    def cycles(self):
+        """Structs not `recursive` must not reach themselves: their nesting is not counted."""
+        state = {}  # name -> 1 while on the path, 2 when done
+
+        def visit(name, path):
+            state[name] = 1
+            for ref in self.refs[name]:
+                if self.types[ref].get("recursive"):
+                    continue
+                if state.get(ref) == 1:
+                    cycle = path[path.index(ref):] + [ref]
+                    raise SchemaError(f"types.{ref}: contains itself ({' -> '.join(cycle)}) but is not "
+                                      f"\"recursive\": true")
+                if ref not in state:
+                    visit(ref, path + [ref])
+            state[name] = 2
+
+        for name in self.types:
+            if name not in state and not self.types[name].get("recursive"):
+                visit(name, [name])
+
+
+def check_schema(doc):
+    """Raises SchemaError (one line, saying where) unless doc is a schema this tool reads."""
+    try:
+        _Shape(doc)
+    except RecursionError:
+        raise SchemaError("nested too deep") from None
+
+
 # ---- the decoder -----------------------------------------------------------------------
 
 class Decoder:
     def __init__(self, schema):
-        if schema.get("format") != "netser-schema":
-            raise SchemaError("not a netser schema (format)")
-        if schema.get("version") not in SUPPORTED_VERSIONS:
-            raise SchemaError(f"schema version {schema.get('version')} is not supported")
+        check_schema(schema)
         self.schema = schema
         self.types = schema["types"]
         self.root_name = schema.get("root_name")
+        self._start(0)
+
+    def _start(self, size):
+        """A new read of `size` bytes: its nesting and its element budget."""
+        self.nesting = 0
+        self.inline_stack = []
+        self.budget = element_budget(size)
+
+    def _charge(self, count, at, path=""):
+        """Charges `count` elements against the read's budget before they are made
+        (schema.md section 7): too_large at bit `at` past it."""
+        self.budget -= count
+        if self.budget < 0:
+            raise DecodeError("too_large", at, path)
 
     # Errors carry the path from the root; it is built while the failure unwinds.
     def _at(self, name, fn, *args):
@@ -161,8 +429,7 @@ class Decoder:
 
     def decode_payload(self, data, start=0):
         r = BitReader(data, start)
-        self.nesting = 0
-        self.inline_stack = []
+        self._start(len(data))
         try:
             value = self.node(r, self.schema["root"])
         except DecodeError as e:
@@ -339,36 +606,39 @@ class Decoder:
         min_bits = integer(n.get("element_min_bits", 0))
         if min_bits and count > r.remaining() // min_bits:
             raise DecodeError("overflow", at)
+        if not min_bits:  # elements of no bits: the packet does not bound them
+            self._charge(count, at)
         return count
 
     def node_vector(self, r, n):
         return self._elements(r, self._count(r, n), n["element"])
 
     def node_set(self, r, n):
-        count = self._count(r, n)
-        out = []
-        for i in range(count):
-            at = r.pos
-            key = self._at(f"[{i}]", self.node, r, n["element"])
-            if key in out:
-                raise DecodeError("invalid_value", at, f"[{i}]")
-            out.append(key)
-        return out
+        return self._keyed(r, n, lambda: self.node(r, n["element"]))
 
     def node_map(self, r, n):
+        return self._keyed(r, n, lambda: [self.node(r, n["key"]), self.node(r, n["value"])])
+
+    def _keyed(self, r, n, entry):
+        """A set's keys or a map's [key, value] entries: a key equal to an earlier one
+        fails with invalid_value at its first bit."""
         count = self._count(r, n)
-        out = []
+        out, seen = [], set()
         for i in range(count):
             at = r.pos
-            key = self._at(f"[{i}]", self.node, r, n["key"])
-            value = self._at(f"[{i}]", self.node, r, n["value"])
-            if any(k == key for k, _ in out):
+            item = self._at(f"[{i}]", entry)
+            key = hashable(item[0] if n["kind"] == "map" else item)
+            if key in seen:
                 raise DecodeError("invalid_value", at, f"[{i}]")
-            out.append([key, value])
+            seen.add(key)
+            out.append(item)
         return out
 
     def node_optional(self, r, n):
-        return self.node(r, n["value"]) if r.read(1) == 1 else None
+        at = r.pos
+        if r.read(1) == 0:
+            return None
+        return self.node(r, n["value"])
 
     def node_variant(self, r, n):
         at = r.pos
@@ -412,11 +682,12 @@ class Decoder:
         return previous + d
 
     def node_sparse(self, r, n):
+        at = r.pos
         if n["container"] == "vector":
-            at = r.pos
             size = r.read(integer(n["count_bits"]))
             if size > integer(n["max_size"]):
                 raise DecodeError("too_large", at)
+            self._charge(size, at)  # every slot, present or not: absent ones take no bits
         else:
             size = integer(n["length"])
         slots = [None] * size
@@ -500,8 +771,7 @@ class Decoder:
         """A serialize_delta body from bit `start`: (applied value or MISSING, reader).
         self.changes lists what was read, also when a DecodeError ends the walk."""
         r = BitReader(data, start)
-        self.nesting = 0
-        self.inline_stack = []
+        self._start(len(data))
         self.changes = []
         value = self._delta_value(r, self.schema["root"], baseline, self.root_name or "")
         return (MISSING if baseline is MISSING else value), r
@@ -874,8 +1144,11 @@ class Decoder:
             return []
         self._need(base, r, path)
         min_bits = integer(n.get("element_min_bits", 0))
-        if count > len(base) and min_bits and count - len(base) > r.remaining() // min_bits:
-            raise DecodeError("overflow", at, path)
+        if count > len(base):  # the new elements (the baseline's are the reader's own)
+            if min_bits and count - len(base) > r.remaining() // min_bits:
+                raise DecodeError("overflow", at, path)
+            if not min_bits:
+                self._charge(count - len(base), at, path)
         both = min(count, len(base))
         out = self._element_list(r, both, n["element"], base, path) if both else []
         for i in range(both, count):
@@ -1002,11 +1275,11 @@ class Decoder:
         if "error" in reset:
             raise DecodeError(reset["error"], r.pos, path)
         data = bytes.fromhex(reset["hex"])
-        saved = self.nesting
+        saved = self.nesting, self.budget  # not read from the packet: nothing charged
         try:
             return self.node(BitReader(data), m["encoding"])
         finally:
-            self.nesting = saved
+            self.nesting, self.budget = saved
 
     def _unit_components(self, r, n, count):
         q = n["quantization"]
@@ -1085,6 +1358,87 @@ class Decoder:
     def node_unknown(self, r, n):
         raise DecodeError("unsupported", r.pos)
 
+    # ---- decoded values (section 8): what a baseline must look like ------------------
+
+    def check_value(self, n, v, path):
+        """InputError (one line, with the path) unless v has the shape of a value of node
+        n as section 8 writes it. What the values are is netser's business: a baseline
+        value that has no code (out of its range, no enumerator) fails the delta that
+        needs it as netser's reader does."""
+        kind = n["kind"]
+
+        def expect(ok, what):
+            if not ok:
+                raise InputError(f"{path or 'the value'}: expected {what}, got {json.dumps(v)[:60]}")
+
+        def number(x):
+            return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+        if kind == "recursive":
+            n = self.inline_stack[-1 - integer(n["depth"])]
+            kind = n["kind"]
+        if kind == "bool":
+            expect(isinstance(v, bool), "true or false")
+        elif kind == "int":
+            expect(isinstance(v, int) and not isinstance(v, bool), "an integer")
+        elif kind == "enum":
+            expect(isinstance(v, str), "an enumerator's name")
+        elif kind == "float":
+            expect(number(v) or v in ("inf", "-inf") or (isinstance(v, str) and v.startswith("nan(")), "a float")
+        elif kind == "string":
+            expect(isinstance(v, str) or (isinstance(v, dict) and isinstance(v.get("bytes"), str)), "a string")
+        elif kind in ("array", "vector", "set", "sparse", "map"):
+            length = integer(n["length"]) if "length" in n else None
+            expect(isinstance(v, list) and (length is None or len(v) == length),
+                   "a list" + (f" of {length}" if length is not None else ""))
+            for i, x in enumerate(v):
+                p = f"{path}[{i}]"
+                if kind == "map":
+                    expect(isinstance(x, list) and len(x) == 2, "[key, value] pairs")
+                    self.check_value(n["key"], x[0], p)
+                    self.check_value(n["value"], x[1], p)
+                elif not (kind == "sparse" and x is None):
+                    self.check_value(n["element"], x, p)
+        elif kind == "optional":
+            if v is not None:
+                self.check_value(n["value"], v, path)
+        elif kind == "variant":
+            alternatives = n["alternatives"]
+            expect(isinstance(v, dict) and "value" in v and isinstance(v.get("index"), int)
+                   and 0 <= v["index"] < len(alternatives), "{\"index\": ..., \"value\": ...}")
+            self.check_value(alternatives[v["index"]]["encoding"], v["value"], path)
+        elif kind in ("struct", "aggregate"):
+            expect(isinstance(v, dict), "an object")
+            inline = kind == "aggregate" or "members" in n
+            definition = n if inline else self.types[n["name"]]
+            if inline:
+                self.inline_stack.append(n)
+            try:
+                for b in definition.get("bases", ()):
+                    self.check_value(b, v, path)
+                for m in definition.get("members", definition.get("fields")):
+                    if m.get("skip") or (m["name"] not in v and m.get("only_if") is not None):
+                        continue  # not on the wire, or not sent: a reader resets it
+                    if m["name"] not in v:
+                        raise InputError(f"{join(path, m['name'])}: missing")
+                    self.check_value(m["encoding"], v[m["name"]], join(path, m["name"]))
+            finally:
+                if inline:
+                    self.inline_stack.pop()
+        elif kind in ("user_attribute", "user_type"):
+            tag = n.get("tag")
+            if tag in _QUANTIZED_TAGS:
+                fields = n.get("value_fields")
+                size = 3 if tag == "unit_vector" else 4
+                parts = [v.get(f) for f in fields] if fields and isinstance(v, dict) else v
+                expect(isinstance(parts, list) and len(parts) == (len(fields) if fields else size) and
+                       all(number(x) or isinstance(x, str) for x in parts), "the components")
+            elif tag in ("linked", "linked_strict"):
+                expect(v is None or (isinstance(v, int) and not isinstance(v, bool)), "an id or null")
+            else:
+                expect(isinstance(v, dict) and isinstance(v.get("code"), int), "{\"code\": ..., \"bits\": ...}")
+
+
 
 def parse_float(v):
     """A decoded float (schema.md section 8) as a Python float."""
@@ -1099,44 +1453,68 @@ def parse_hex(text):
     return bytes.fromhex("".join(text.split()))
 
 
-def load_baseline(path):
-    """A baseline value: a decoded value as JSON, or this tool's output {"ok": true, "value": ...}."""
-    with open(path, encoding="utf-8") as f:
-        v = json.load(f)
-    if isinstance(v, dict) and v.get("ok") is True and "value" in v:
-        return v["value"]
+def hashable(v):
+    """A decoded value as a set member: equal values (Python's ==) give equal members."""
+    if isinstance(v, list):
+        return tuple(hashable(x) for x in v)
+    if isinstance(v, dict):
+        return tuple((k, hashable(x)) for k, x in v.items())
     return v
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description="Decode a netser packet with its schema (docs/schema.md).")
-    p.add_argument("schema", help="a schema from netser::schema_json<T>()")
-    p.add_argument("packet", nargs="?", help="a file holding the packet (or use --hex)")
-    p.add_argument("--hex", help="the packet as hex text")
-    p.add_argument("--payload", action="store_true", help="a bare payload (no CRC, no end check)")
-    p.add_argument("--protocol-id", type=lambda s: int(s, 0),
-                   help="the protocol id of the peers' packets (default: the schema hash); "
-                        "a delta packet's CRC uses it XOR the delta salt")
-    p.add_argument("--delta", action="store_true",
-                   help="a delta packet (with --payload: a bare serialize_delta body)")
-    p.add_argument("--baseline", help="with --delta: the baseline's decoded value (JSON), to apply the delta")
-    args = p.parse_args(argv)
+def load_json(path, what):
+    """The JSON document of file `path` (a `what`); InputError, one line, when it has none."""
     try:
-        with open(args.schema, encoding="utf-8") as f:
-            decoder = Decoder(json.load(f))
-        if args.hex is not None:
-            data = parse_hex(args.hex)
-        elif args.packet is not None:
-            with open(args.packet, "rb") as f:
-                data = f.read()
-        else:
-            p.error("give a packet file or --hex")
-        if args.baseline is not None and not args.delta:
-            p.error("--baseline goes with --delta")
-        baseline = MISSING if args.baseline is None else load_baseline(args.baseline)
-    except (OSError, ValueError, KeyError, SchemaError) as e:
-        print(f"netser_schema_decode: {e}", file=sys.stderr)
-        return 2
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        raise InputError(f"{what} {path}: {e.strerror or e}") from None
+    except ValueError as e:  # not JSON, not UTF-8
+        raise InputError(f"{what} {path}: not JSON ({e})") from None
+    except RecursionError:
+        raise InputError(f"{what} {path}: nested too deep") from None
+
+
+def read_schema(path):
+    """A schema file, checked (check_schema): InputError naming the file when it is not one."""
+    doc = load_json(path, "schema")
+    try:
+        check_schema(doc)
+    except SchemaError as e:
+        raise SchemaError(f"schema {path}: {e}") from None
+    return doc
+
+
+def load_baseline(path, decoder=None):
+    """A baseline value: a decoded value as JSON, or this tool's output {"ok": true, "value": ...};
+    with a decoder, checked against its schema's root (InputError when it does not fit)."""
+    v = load_json(path, "baseline")
+    if isinstance(v, dict) and v.get("ok") is True and "value" in v:
+        v = v["value"]
+    if decoder is not None:
+        try:
+            decoder.inline_stack = []
+            decoder.check_value(decoder.schema["root"], v, decoder.root_name or "")
+        except InputError as e:
+            raise InputError(f"baseline {path}: {e}") from None
+        except RecursionError:
+            raise InputError(f"baseline {path}: nested too deep") from None
+    return v
+
+
+def protocol_id(text):
+    """--protocol-id: a 32-bit number (0x... for hex)."""
+    try:
+        v = int(text, 0)
+    except ValueError:
+        v = -1
+    if not 0 <= v < 1 << 32:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a 32-bit protocol id")
+    return v
+
+
+def decode(decoder, args, data, baseline):
+    """What the command line asks: (the output, the exit status)."""
     out = {}
     try:
         if args.delta:
@@ -1156,18 +1534,57 @@ def main(argv=None):
         else:
             value, bits = decoder.decode_packet(data, args.protocol_id)
             out = {"ok": True, "value": value, "bits": bits}
-        status = 0
+        return out, 0
     except DecodeError as e:
         out = {"ok": False, "error": e.code, "bit": e.bit, "path": e.path}
         if args.delta:
             if getattr(decoder, "header", None) is not None and not args.payload:
                 out["header"] = decoder.header
             out["changes"] = getattr(decoder, "changes", [])
-        status = 1
-    except (KeyError, SchemaError) as e:
-        print(f"netser_schema_decode: bad schema: {e}", file=sys.stderr)
+        return out, 1
+
+
+def main(argv=None):
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+    p = argparse.ArgumentParser(description="Decode a netser packet with its schema (docs/schema.md).")
+    p.add_argument("schema", help="a schema from netser::schema_json<T>()")
+    p.add_argument("packet", nargs="?", help="a file holding the packet (or use --hex)")
+    p.add_argument("--hex", help="the packet as hex text")
+    p.add_argument("--payload", action="store_true", help="a bare payload (no CRC, no end check)")
+    p.add_argument("--protocol-id", type=protocol_id,
+                   help="the protocol id of the peers' packets (default: the schema hash); "
+                        "a delta packet's CRC uses it XOR the delta salt")
+    p.add_argument("--delta", action="store_true",
+                   help="a delta packet (with --payload: a bare serialize_delta body)")
+    p.add_argument("--baseline", help="with --delta: the baseline's decoded value (JSON), to apply the delta")
+    args = p.parse_args(argv)
+    if args.hex is None and args.packet is None:
+        p.error("give a packet file or --hex")
+    if args.baseline is not None and not args.delta:
+        p.error("--baseline goes with --delta")
+    try:
+        decoder = Decoder(read_schema(args.schema))
+        if args.hex is not None:
+            try:
+                data = parse_hex(args.hex)
+            except ValueError as e:
+                raise InputError(f"--hex: {e}") from None
+        else:
+            try:
+                with open(args.packet, "rb") as f:
+                    data = f.read()
+            except OSError as e:
+                raise InputError(f"packet {args.packet}: {e.strerror or e}") from None
+        baseline = MISSING if args.baseline is None else load_baseline(args.baseline, decoder)
+        out, status = decode(decoder, args, data, baseline)
+    except InputError as e:
+        print(f"netser_schema_decode: {e}", file=sys.stderr)
         return 2
-    print(json.dumps(out, indent=2))
+    except RecursionError:  # a schema whose nesting no packet reaches the end of
+        print(f"netser_schema_decode: schema {args.schema}: nested too deep", file=sys.stderr)
+        return 2
+    json.dump(out, sys.stdout, indent=2)  # written as it goes: the text is never held whole
+    sys.stdout.write("\n")
     return status
 
 

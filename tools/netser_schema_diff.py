@@ -5,12 +5,18 @@
 
 Prints member by member what changed ("Cube.position.x: quantize resolution 0.002 ->
 0.001 (20 -> 21 bits)", "Player.name: removed", "Player.hp: delta_ladder 2, 8 -> 4, 64
-(deltas only; rungs 1-2, 3-8 -> 1-4)"), then the protocol ids. Exit status: 0
-when the schema hashes are equal, 1 when they differ (each side's packets fail the
-other's CRC: bad_crc), 2 on a bad file or usage. Standard library only.
+(deltas only; rungs 1-2, 3-8 -> 1-4)"), then the protocol ids. A struct is compared
+once (its lines are said again where it is used again), and not inside itself. Exit
+status: 0 when the schema hashes are equal, 1 when they differ (each side's packets fail
+the other's CRC: bad_crc), 2 on a bad file or usage (one line on stderr). Standard
+library only (and tools/netser_schema_decode.py beside it, which checks the files).
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+import netser_schema_decode as dec  # noqa: E402  (reads and checks the schemas)
 
 
 def value(v):
@@ -119,7 +125,8 @@ class Differ:
     def __init__(self, a, b):
         self.a, self.b = a, b
         self.lines = []
-        self.seen = set()
+        self.open = set()  # the definitions being compared: met again inside themselves, not again
+        self.done = {}  # the definitions compared: their lines, after the path, to say again elsewhere
         self.delta_said = False  # a member's delta attributes changed: its ladders are said
 
     def delta(self, path, ea, eb):
@@ -190,10 +197,21 @@ class Differ:
     def struct(self, path, da, db):
         if da is None or db is None:
             return
-        key = (da.get("name"), db.get("name"), "members" in da)
-        if key in self.seen and "members" not in da:
+        key = (id(da), id(db), self.delta_said)
+        if key in self.open:
+            return  # a struct inside itself: compared where it was first met
+        if key in self.done:  # compared at another path (a struct used twice): the same lines
+            self.lines += [path + line for line in self.done[key]]
             return
-        self.seen.add(key)
+        self.open.add(key)
+        first = len(self.lines)
+        try:
+            self.struct_body(path, da, db)
+        finally:
+            self.open.discard(key)
+        self.done[key] = [line[len(path):] for line in self.lines[first:]]
+
+    def struct_body(self, path, da, db):
         bases_a = [x.get("name") for x in da["bases"]]
         bases_b = [x.get("name") for x in db["bases"]]
         if bases_a != bases_b:
@@ -305,20 +323,17 @@ def main(argv=None):
     if len(argv) != 2:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
-    docs = []
-    for path in argv:
-        try:
-            with open(path, encoding="utf-8") as f:
-                doc = json.load(f)
-        except (OSError, ValueError) as e:
-            print(f"netser_schema_diff: {path}: {e}", file=sys.stderr)
-            return 2
-        if doc.get("format") != "netser-schema" or doc.get("version") != 1:
-            print(f"netser_schema_diff: {path}: not a netser schema of version 1", file=sys.stderr)
-            return 2
-        docs.append(doc)
-    a, b = docs
-    lines = Differ(a, b).run()
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), dec.RECURSION_LIMIT))
+    sys.stdout.reconfigure(errors="backslashreplace")  # names are UTF-8, the terminal may not be
+    try:
+        a, b = (dec.read_schema(path) for path in argv)
+        lines = Differ(a, b).run()
+    except dec.InputError as e:
+        print(f"netser_schema_diff: {e}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("netser_schema_diff: a schema nested too deep", file=sys.stderr)
+        return 2
     for line in lines:
         print(line)
     ha, hb = a["schema_hash_hex"], b["schema_hash_hex"]

@@ -7,7 +7,8 @@
 // the baseline as the reader holds it, the bytes, and what netser's reader makes of them
 // (hostile ones included). It also writes the pairs of schemas that
 // tests/schema/test_diff.py compares, and a pcap file of real and hostile packets, plain
-// and delta, for the Wireshark test.
+// and delta, for the Wireshark test, among them a hostile packet whose answer is the
+// tools' own, their element budget's (also in SNode.hostile.json).
 
 #include "delta/delta_types.hpp"
 #include "packet/packet_types.hpp"
@@ -26,6 +27,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -141,7 +143,8 @@ void print_value(std::string& out, const T& v) {
             a.serialize(w, copy);
             netser::read_stream r(w.finish());
             std::uint64_t code = 0;
-            r.process_bits(code, static_cast<int>(a.max_bits()));
+            if (!r.process_bits(code, static_cast<int>(a.max_bits())))
+                throw std::runtime_error("a user attribute's bits did not read back");
             out += "{\"code\": ";
             print_integer(out, code);
             out += ", \"bits\": ";
@@ -237,7 +240,7 @@ void print_value(std::string& out, const T& v) {
         netser::read_stream r(w.finish());
         const std::size_t bits = netser_max_bits(static_cast<const T*>(nullptr));
         std::uint64_t code = 0;
-        r.process_bits(code, static_cast<int>(bits));
+        if (!r.process_bits(code, static_cast<int>(bits))) throw std::runtime_error("a user codec's bits did not read back");
         out += "{\"code\": ";
         print_integer(out, code);
         out += ", \"bits\": ";
@@ -369,26 +372,44 @@ std::size_t measured(const T& v) {
     return m.bits_processed();
 }
 
+// netser's refusal e, as the decoder's output. When it is too_large under the default
+// allocation budget, "unbounded" adds what netser reads without a budget (retry(SIZE_MAX)):
+// the tools count elements, not bytes, and read that far (docs/schema.md section 7).
+template <class T, class Retry>
+std::string refusal_json(const netser::error& e, std::optional<std::size_t> max_allocation, Retry retry) {
+    std::string out = error_json(e, netser::detail::root_name<T>());
+    if (e.code != netser::errc::too_large || max_allocation) return out;
+    out.pop_back();
+    return out + ", \"unbounded\": " + retry(SIZE_MAX) + '}';
+}
+
 // What netser's read_packet makes of a packet, as the decoder's output.
 template <class T>
 std::string read_packet_json(std::span<const std::byte> packet, std::optional<std::uint32_t> protocol_id,
-                             std::optional<std::size_t> bits) {
+                             std::optional<std::size_t> bits, std::optional<std::size_t> max_allocation = {}) {
     T got{};
     netser::packet_options options;
     options.protocol_id = protocol_id;
+    options.max_allocation = max_allocation;
     const netser::error e = netser::read_packet(packet, got, options);
-    if (e) return error_json(e, netser::detail::root_name<T>());
+    if (e)
+        return refusal_json<T>(e, max_allocation,
+                               [&](std::size_t m) { return read_packet_json<T>(packet, protocol_id, bits, m); });
     std::string out = "{\"ok\": true, \"value\": " + value_json(got);
     if (bits) out += ", \"bits\": " + std::to_string(*bits);
     return out + "}";
 }
 
 template <class T>
-std::string read_payload_json(std::span<const std::byte> payload, std::optional<std::size_t> bits) {
+std::string read_payload_json(std::span<const std::byte> payload, std::optional<std::size_t> bits,
+                              std::optional<std::size_t> max_allocation = {}) {
     T got{};
     netser::read_stream r(payload);
     r.set_context(const_cast<netser::link_context*>(links));
-    if (!netser::serialize(r, got)) return error_json(r.error(), netser::detail::root_name<T>());
+    if (max_allocation) r.set_max_allocation(*max_allocation);
+    if (!netser::serialize(r, got))
+        return refusal_json<T>(r.error(), max_allocation,
+                               [&](std::size_t m) { return read_payload_json<T>(payload, bits, m); });
     std::string out = "{\"ok\": true, \"value\": " + value_json(got);
     if (bits) out += ", \"bits\": " + std::to_string(*bits);
     return out + "}";
@@ -510,11 +531,15 @@ std::string with_header(const std::string& out, const netser::delta_header& h) {
 
 /// What netser's serialize_delta reads from a bare delta body against base.
 template <class T>
-std::string read_delta_json(std::span<const std::byte> body, const T& base, std::optional<std::size_t> bits) {
+std::string read_delta_json(std::span<const std::byte> body, const T& base, std::optional<std::size_t> bits,
+                            std::optional<std::size_t> max_allocation = {}) {
     T got{};
     netser::read_stream r(body);
     r.set_context(const_cast<netser::link_context*>(links));
-    if (!netser::serialize_delta(r, got, base)) return error_json(r.error(), netser::detail::root_name<T>());
+    if (max_allocation) r.set_max_allocation(*max_allocation);
+    if (!netser::serialize_delta(r, got, base))
+        return refusal_json<T>(r.error(), max_allocation,
+                               [&](std::size_t m) { return read_delta_json(body, base, bits, m); });
     std::string out = "{\"ok\": true, \"value\": " + value_json(got);
     if (bits) out += ", \"bits\": " + std::to_string(*bits);
     return out + "}";
@@ -524,15 +549,22 @@ std::string read_delta_json(std::span<const std::byte> body, const T& base, std:
 /// header names (the header is part of the answer when it was read).
 template <class T>
 std::string read_delta_packet_json(std::span<const std::byte> packet, const T& base,
-                                   std::optional<std::uint32_t> protocol_id, std::optional<std::size_t> bits) {
+                                   std::optional<std::uint32_t> protocol_id, std::optional<std::size_t> bits,
+                                   std::optional<std::size_t> max_allocation = {}) {
     netser::packet_options options;
     options.protocol_id = protocol_id;
     options.context = const_cast<netser::link_context*>(links);
+    options.max_allocation = max_allocation;
     netser::delta_packet_reader<T> reader(packet, options);
     if (reader.error()) return error_json(reader.error(), netser::detail::root_name<T>());
     T got{};
     const netser::error e = reader.read(got, &base);
-    if (e) return with_header(error_json(e, netser::detail::root_name<T>()), reader.header());
+    if (e)
+        return with_header(refusal_json<T>(e, max_allocation,
+                                           [&](std::size_t m) {
+                                               return read_delta_packet_json(packet, base, protocol_id, bits, m);
+                                           }),
+                           reader.header());
     std::string out = "{\"ok\": true, \"value\": " + value_json(got);
     if (bits) out += ", \"bits\": " + std::to_string(*bits);
     return with_header(out + "}", reader.header());
@@ -797,6 +829,27 @@ schema_types::Tree tree(int depth, int seed) {
     return t;
 }
 
+std::vector<schema_types::SNode> snodes() {
+    using schema_types::SNode;
+    std::vector<SNode> out(1);
+    SNode s;
+    s.kids.resize(300);
+    s.kids[2] = SNode{};
+    s.kids[2]->kids.resize(4);
+    s.kids[2]->kids[3] = SNode{};
+    s.kids[299] = SNode{};
+    out.push_back(s);
+    SNode t; // 30000 slots of 32 bytes: under netser's allocation budget for a small packet
+    t.kids.resize(30000);
+    t.kids[29999] = s;
+    out.push_back(std::move(t));
+    return out;
+}
+
+std::vector<schema_types::Maß> masses() {
+    return {{7, true, 999}, {200, false, std::nullopt}, {0, true, 0}};
+}
+
 std::vector<schema_types::Hold> holds() {
     using namespace schema_types;
     std::vector<Hold> out;
@@ -888,6 +941,85 @@ void hostile_capture(std::uint16_t port, const T& value) {
     longer.push_back(std::byte{0x55});
     packet_test::recrc(longer, id);
     add(longer); // trailing bytes
+    std::mt19937 rng(port);
+    for (std::size_t n : {std::size_t{4}, std::size_t{5}, packet.size(), std::size_t{1198}}) {
+        std::vector<std::byte> garbage(n);
+        for (auto& b : garbage) b = static_cast<std::byte>(rng());
+        packet_test::recrc(garbage, id);
+        add(garbage); // noise under a good CRC
+    }
+}
+
+/// The bits of a relative index of distance d among `max` slots (docs/wire_format.md 3.2),
+/// written from the document.
+void put_relative_index(netser_test::reference_writer& ref, std::int64_t d, std::int64_t max) {
+    ref.put(d == 1 ? 1 : 0, 1);
+    if (d == 1) return;
+    constexpr std::array<std::pair<int, int>, 5> rungs{{{2, 5}, {6, 13}, {14, 29}, {30, 61}, {62, 125}}};
+    for (const auto& [lo, hi] : rungs) {
+        ref.put(d <= hi ? 1 : 0, 1);
+        if (d <= hi) return ref.put(static_cast<std::uint64_t>(d - lo), netser::bits_required(lo, hi));
+    }
+    ref.put(static_cast<std::uint64_t>(d - 126), netser::bits_required(126, max + 1));
+}
+
+/// The hostile packet of issue 31, `size` bytes: SNode's sparse vector of 65535 slots
+/// nested to netser's depth limit (64), each node holding only the next, the deepest
+/// with as many empty children as fit. netser without an allocation budget spends 2 MiB
+/// a node on it. The tools stop at their element budget (docs/schema.md section 7: 2^20
+/// + 1024 per packet byte, a slot counting 1), in the chain: `expect` is their answer.
+std::vector<std::byte> hostile_snode(std::size_t size, std::string& expect) {
+    constexpr std::int64_t slots = 65535;
+    constexpr std::size_t chain = 63; // the deepest node's children are the 64th level
+    auto index_bits = [](std::int64_t d) { return static_cast<std::size_t>(netser::relative_index_bits(d, slots)); };
+    const std::size_t leaf = 16 + index_bits(slots + 1), room = 8 * (size - 8);
+    auto cost = [&](std::size_t leaves, std::size_t extra) {
+        return (chain - 1) * (16 + 1 + index_bits(slots)) + 16 + leaves * (1 + leaf) + extra +
+               index_bits(slots - static_cast<std::int64_t>(leaves));
+    };
+    std::size_t leaves = 0;
+    while (cost(leaves + 1, 0) <= room) ++leaves;
+    // Longer jumps between some children fill the packet to exactly `size` bytes.
+    std::vector<std::int64_t> jumps(leaves, 1);
+    std::size_t extra = 0;
+    for (std::size_t i = 0; i < leaves && room - cost(leaves, extra) >= 8; ++i) {
+        for (std::int64_t d : {126, 62, 30, 14, 6, 2}) {
+            const std::size_t more = index_bits(d) - 1;
+            if (cost(leaves, extra + more) <= room) {
+                jumps[i] = d, extra += more;
+                break;
+            }
+        }
+    }
+    netser_test::reference_writer ref;
+    ref.put(0, 32); // the CRC, set below
+    for (std::size_t k = 0; k < chain; ++k) {
+        ref.put(std::uint64_t{slots}, 16);
+        if (k + 1 < chain) put_relative_index(ref, 1, slots);
+    }
+    std::int64_t previous = -1;
+    for (const std::int64_t d : jumps) {
+        put_relative_index(ref, d, slots);
+        previous += d;
+        ref.put(std::uint64_t{slots}, 16);
+        put_relative_index(ref, slots + 1, slots);
+    }
+    put_relative_index(ref, slots - previous, slots);
+    for (std::size_t k = 0; k + 1 < chain; ++k) put_relative_index(ref, slots, slots);
+    packet_test::put_end_check(ref);
+    auto packet = ref.bytes();
+    packet_test::recrc(packet, netser::schema_hash<schema_types::SNode>());
+    const std::size_t budget = (std::size_t{1} << 20) + 1024 * size;
+    const std::size_t k = budget / std::size_t{slots}; // nodes 0..k-1 fit, node k's count passes the budget
+    if (packet.size() != size || k >= chain) {
+        std::cerr << "hostile_snode: " << packet.size() << " bytes, not " << size << ", or no node past the budget\n";
+        std::exit(1);
+    }
+    std::string path = "SNode";
+    for (std::size_t i = 0; i < k; ++i) path += ".kids[0]";
+    expect = "{\"ok\": false, \"error\": \"too_large\", \"bit\": " + std::to_string(32 + 17 * k) +
+             ", \"path\": \"" + path + ".kids\", \"cpp_root\": \"SNode\", \"tools_only\": true}";
+    return packet;
 }
 
 /// Delta packets for the capture: states[k] is the value of sequence number k; each link
@@ -943,6 +1075,9 @@ void delta_capture(const fs::path& dir, std::string_view name, std::uint16_t por
     packet_test::recrc(longer, id);
     add(longer);
     add({last.begin(), last.begin() + 2});
+    std::vector<std::byte> header_only(last.begin(), last.begin() + 8);
+    packet_test::recrc(header_only, id);
+    add(header_only); // the header and nothing else: overflow at bit 64
 }
 
 } // namespace
@@ -957,9 +1092,9 @@ int main(int argc, char** argv) {
 
     netser::link_context context;
     schema_types::GameObject base{1}, a{2}, b{3};
-    context.add(&base, 200);
-    context.add(&a, 5); // const GameObject* members find objects added as GameObject
-    context.add(&b, 63);
+    if (!context.add(&base, 200) || !context.add(&a, 5) || !context.add(&b, 63)) // const GameObject*
+        throw std::runtime_error("link ids taken");                               // members find these
+
     links = &context;
 
     std::vector<packet_test::Ping> pings = {{677, true}, {0, false}, {1000, false}};
@@ -978,6 +1113,8 @@ int main(int argc, char** argv) {
     export_type(dir, "Mover", movers(), true, std::nullopt, 40008);
     export_type(dir, "Tree", std::vector<schema_types::Tree>{tree(0, 1), tree(3, 5), tree(4, 2)});
     export_type(dir, "Hold", holds(), true, std::nullopt, 40009);
+    export_type(dir, "SNode", snodes(), true, std::nullopt, 40010);
+    export_type(dir, "Mass", masses(), true, std::nullopt, 40011);
     {
         schema_types::Links l1, l2;
         l1.home = &base;
@@ -1066,6 +1203,8 @@ int main(int argc, char** argv) {
         const std::vector<schema_types::Tree> trees{tree(0, 1), tree(3, 5), tree(3, 6), tree(4, 2)};
         export_delta(dir, "Tree", all_pairs(trees));
         export_delta(dir, "Hold", all_pairs(holds()));
+        export_delta(dir, "SNode", all_pairs(snodes()));
+        export_delta(dir, "Mass", all_pairs(masses()));
         auto rs = rotations();
         for (std::size_t i = 1, n = rs.size(); i < n; ++i) {
             auto r = rs[i];
@@ -1173,11 +1312,30 @@ int main(int argc, char** argv) {
         const auto t1 = tree(3, 5), t2 = tree(3, 6), t3 = tree(4, 2);
         delta_capture(dir, "Tree", 41008, std::vector<const schema_types::Tree*>{&t1, &t2, &t3},
                       {{1, 0}, {2, 1}}, true);
+        const auto ms = masses();
+        delta_capture(dir, "Mass", 41010, std::vector<const schema_types::Maß*>{&ms[0], &ms[1], &ms[2]},
+                      {{1, 0}, {2, 1}}, true);
+        const auto sn = snodes();
+        delta_capture(dir, "SNode", 41011, std::vector<const schema_types::SNode*>{&sn[1], &sn[0], &sn[2], &sn[1]},
+                      {{1, 0}, {2, 1}, {3, 2}}, true);
     }
 
     hostile_capture(40003, players().front());
     hostile_capture(40005, kitchens()[1]);
     hostile_capture(40007, slots()[1]);
+    hostile_capture(40010, snodes()[1]);
+    hostile_capture(40011, masses()[0]);
+    {
+        std::string expect;
+        const auto packet = hostile_snode(1198, expect);
+        capture.push_back({40010, packet, expect});
+        // netser's own answer, under its allocation budget in bytes (never past it: the
+        // packet would have it allocate 2 MiB a node).
+        const std::string netser_answer = read_packet_json<schema_types::SNode>(
+            packet, std::nullopt, std::nullopt, netser::read_stream::default_max_allocation(packet.size()));
+        write_file(dir / "SNode.hostile.json", "{\"schema\": \"SNode.schema.json\", \"hex\": \"" + hex_of(packet) +
+                                                   "\",\n \"expect\": " + expect + ",\n \"netser\": " + netser_answer + "}\n");
+    }
     write_pcap(dir / "capture.pcap", capture);
     std::string expected = "[\n";
     for (std::size_t i = 0; i < capture.size(); ++i) {

@@ -4,9 +4,10 @@
 // and the Player of docs/attributes.md in tests/reflect/test_types.hpp, they cover every encoding
 // node of docs/schema.md: every scalar form, containers, optionals, variants, sparse
 // arrays, the game encodings, linking, checks, skip, bases with only_if on a base's
-// flag, a struct whose attributes replace its members', plain aggregates, a recursive
-// type, two structs under one name, a user type and a user attribute; the delta
-// attributes on every kind of member they apply to.
+// flag, a struct whose attributes replace its members', plain aggregates, recursive
+// types (one through a sparse vector), two structs under one name, a user type and a
+// user attribute; the delta attributes on every kind of member they apply to; names
+// outside ASCII.
 
 #include <netser/netser.hpp>
 
@@ -190,6 +191,21 @@ struct Tree {
     std::vector<Tree> kids;
 };
 NETSER_STRUCT(Tree, (value, netser::range(0, 200)), (kids, netser::max_size(3)))
+
+/// A recursive sparse vector: an empty one costs its count and the end index, whatever
+/// its size (the tools' element budget, docs/schema.md section 7).
+struct SNode {
+    std::vector<std::optional<SNode>> kids;
+};
+NETSER_STRUCT(SNode, (kids, netser::sparse, netser::max_size(65535)))
+
+/// Names are C++ identifiers, which may be UTF-8: the schema and the tools carry them so.
+struct Maß {
+    std::uint8_t größe = 0;
+    bool ñ = false;
+    std::optional<std::uint16_t> ключ;
+};
+NETSER_STRUCT(Maß, (größe, netser::range(0, 200)), ñ, (ключ, netser::range(0, 1000)))
 
 namespace other {
 /// Another struct described as "Cargo": the schema names it Cargo#2.

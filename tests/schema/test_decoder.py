@@ -18,20 +18,37 @@ error it finds is netser's, unless netser failed earlier on a check that needs t
 baseline). tests/schema/data/golden_deltas.json, written by hand from the golden
 vectors of tests/delta/delta_golden_test.cpp and docs/wire_format.md ("Delta"), also
 fixes the changes (changed bits, differences, element lists) the decoder reports.
+
+Hostile input the tools must stop on in bounded time and memory: schema_export's
+SNode.hostile.json, a 1198-byte packet of a recursive sparse vector nested to the
+limit, refused with too_large at the tools' element budget (docs/schema.md section 7),
+under a memory limit and a time limit; a large set (its keys compared in linear time).
+Bad input files (missing, not JSON, JSON of another shape, schemas that are not
+netser's, bad baselines) and bad arguments: every tool (the decoder, the diff, the
+dissector generator) says so in one line and exits with status 2.
 Exit status 0 when everything agrees.
 """
+import contextlib
+import copy
 import glob
+import importlib
+import io
 import json
 import math
 import os
+import resource
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree: not here,
+os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # nor from the tools this test runs
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+TOOLS = os.path.join(ROOT, "tools")
+sys.path.insert(0, TOOLS)
 import netser_schema_decode as dec  # noqa: E402
 
 
@@ -196,7 +213,7 @@ def check_deltas(out_dir):
         for case in cases["cases"]:
             total += 1
             got, changes = run_delta(decoder, case, case["baseline"])
-            expect = case["expect"]
+            expect = case["expect"].get("unbounded", case["expect"])  # past netser's byte budget: section 7
             kinds.add(got["error"] if not got["ok"] else "ok")
             if not delta_agrees(got, expect, schema):
                 failures += 1
@@ -249,6 +266,161 @@ def check_deltas(out_dir):
     return total, failures
 
 
+def limited(megabytes):
+    """A child's preexec_fn: at most `megabytes` of address space."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+    return limit
+
+
+def check_hostile(out_dir):
+    """Hostile packets the decoder must refuse or read in bounded time and memory."""
+    failures = 0
+    with open(os.path.join(out_dir, "SNode.hostile.json"), encoding="utf-8") as f:
+        hostile = json.load(f)
+    # Without the element budget: 127 s, 8.4 GB and 2 GB of output (65535 slots a node).
+    with tempfile.TemporaryDirectory() as tmp:
+        packet = os.path.join(tmp, "hostile.bin")
+        with open(packet, "wb") as f:
+            f.write(dec.parse_hex(hostile["hex"]))
+        started = time.monotonic()
+        try:
+            cli = subprocess.run([sys.executable, os.path.join(TOOLS, "netser_schema_decode.py"),
+                                  os.path.join(out_dir, hostile["schema"]), packet],
+                                 capture_output=True, text=True, timeout=60, preexec_fn=limited(512))
+            got = json.loads(cli.stdout) if cli.returncode == 1 else {"exit": cli.returncode}
+        except ValueError:  # a traceback (out of memory)
+            got = {"exit": cli.returncode, "stderr": cli.stderr[-300:]}
+        except subprocess.TimeoutExpired:
+            got = {"timeout": 60}
+        seconds = time.monotonic() - started
+    want = {k: hostile["expect"][k] for k in ("ok", "error", "bit", "path")}
+    print(f"hostile SNode packet: {seconds:.2f} s")
+    if got != want or seconds > 20:
+        failures += 1
+        print(f"HOSTILE {hostile['schema']}: the decoder says {json.dumps(got)[:300]}\n"
+              f"  want {json.dumps(want)[:300]}")
+    # netser counts bytes (32 a slot): it refuses the packet before the tools do, never after.
+    netser = hostile["netser"]
+    if netser.get("error") != "too_large" or netser["bit"] > want["bit"]:
+        failures += 1
+        print(f"HOSTILE {hostile['schema']}: netser says {json.dumps(netser)[:300]}, after the tools")
+    # A set of 60000 keys: each compared with the earlier ones in constant time, not 1.8 * 10^9
+    # comparisons (the payload: the count, then the keys, 16 bits each).
+    schema = {"format": "netser-schema", "version": 1, "schema_hash": 0, "schema_hash_hex": "0x00000000",
+              "root_name": None, "types": {},
+              "root": {"kind": "set", "max_size": 65535, "count_bits": 16, "element_min_bits": 16,
+                       "element": {"kind": "int", "type": "uint16", "encoding": "raw", "bits": 16, "min": 0,
+                                   "max": 65535}},
+              "packet": {"protocol_id": {"value": 0}, "payload_bit_offset": 32,
+                         "end_check": {"bits": 32, "magic": 0, "value": "magic"}}}
+    keys = 60000
+    payload = b"".join(k.to_bytes(2, "little") for k in [keys] + list(range(keys)))
+    started = time.monotonic()
+    value, r = dec.Decoder(schema).decode_payload(payload)
+    seconds = time.monotonic() - started
+    print(f"a set of {keys} keys: {seconds:.2f} s")
+    if value != list(range(keys)) or seconds > 5:
+        failures += 1
+        print(f"SET of {keys} keys: {seconds:.2f} s")
+    return failures
+
+
+def run_tool(tool, argv):
+    """A tool's main(argv) in this process: (exit status, stdout, stderr)."""
+    out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = importlib.import_module(tool).main(argv)
+        except SystemExit as e:  # argparse's usage errors
+            status = e.code
+        except Exception as e:  # noqa: BLE001  (what the tool must never let out)
+            status = f"{type(e).__name__}: {e}"
+    out.flush()
+    return status, out.buffer.getvalue().decode("utf-8"), err.getvalue()
+
+
+def check_bad_inputs(out_dir):
+    """Every tool on bad input files and arguments: exit status 2 and one line on stderr
+    (argparse's usage errors: exit status 2); hostile packets: exit status 1."""
+    failures = 0
+    tools = {name: [f"netser_{name}"] for name in ("schema_decode", "schema_diff", "dissector")}
+    ping = os.path.join(out_dir, "Ping_id.schema.json")
+    golden = ["--hex", "ED E9 7C 62 A5 06 FF C6 24 47", "--protocol-id", "0x12345678"]
+    delta = ["--delta", "--hex", "25 A2 5D 94 05 00 04 00 07 D1 C6 24 47", "--protocol-id", "0x12345678"]
+    with open(ping, encoding="utf-8") as f:
+        ping_schema = json.load(f)
+    with open(os.path.join(out_dir, "Tree.schema.json"), encoding="utf-8") as f:
+        tree = json.load(f)
+
+    def edit(doc, change):
+        doc = copy.deepcopy(doc)
+        change(doc)
+        return doc
+
+    with tempfile.TemporaryDirectory() as tmp:
+        def write(name, content):
+            path = os.path.join(tmp, name)
+            with open(path, "wb") as f:
+                f.write(content if isinstance(content, bytes) else json.dumps(content).encode("utf-8"))
+            return path
+
+        bad_schemas = {
+            "a missing file": os.path.join(tmp, "none.json"),
+            "not JSON": write("text.json", b"{nope"),
+            "not UTF-8": write("latin.json", b'{"format": "\xff"}'),
+            "nested too deep": write("deep.json", b"[" * 100000 + b"]" * 100000),
+            "a list": write("list.json", [1, 2]),
+            "another format": write("format.json", dict(ping_schema, format="other")),
+            "a bits of text": write("bits.json", edit(ping_schema, lambda d: d["types"]["Ping"]["members"][0]
+                                                      ["encoding"].update(bits="x"))),
+            "an unknown kind": write("kind.json", edit(ping_schema, lambda d: d["types"]["Ping"]["members"][1]
+                                                       ["encoding"].update(kind="blob"))),
+            "no packet": write("packet.json", edit(ping_schema, lambda d: d.pop("packet"))),
+            "a struct not in types": write("ref.json", edit(ping_schema, lambda d: d["root"].update(name="Pong"))),
+            # Tree not recursive: a walk would never end (it nests a Tree in each Tree)
+            "a cycle not recursive": write("cycle.json",
+                                           edit(tree, lambda d: d["types"]["Tree"].update(recursive=False))),
+        }
+        bad_baselines = {
+            "a missing file": os.path.join(tmp, "none.json"),
+            "not JSON": write("text.json", b"{nope"),
+            "a number": write("five.json", 5),
+            "a member of another type": write("text_seq.json", {"sequence": "x", "reply": True}),
+            "a member missing": write("no_seq.json", {"ok": True, "value": {"reply": True}}),
+        }
+        runs = []  # (what, command, exit status, one line on stderr)
+        for what, path in bad_schemas.items():
+            runs.append((f"decode a schema that is {what}", tools["schema_decode"] + [path] + golden, 2, True))
+            runs.append((f"diff a schema that is {what}", tools["schema_diff"] + [ping, path], 2, True))
+            runs.append((f"dissect a schema that is {what}", tools["dissector"] + ["--port", f"9={path}"], 2, True))
+        for what, path in bad_baselines.items():
+            runs.append((f"decode against a baseline that is {what}",
+                         tools["schema_decode"] + [ping] + delta + ["--baseline", path], 2, True))
+            runs.append((f"dissect with a baseline that is {what}",
+                         tools["dissector"] + ["--delta-port", f"9={ping}", "--delta-baseline", f"9=0:{path}"],
+                         2, True))
+        runs += [
+            ("decode bad hex", tools["schema_decode"] + [ping, "--hex", "zz"], 2, True),
+            ("decode a missing packet file", tools["schema_decode"] + [ping, os.path.join(tmp, "none.bin")], 2, True),
+            ("decode a protocol id past 32 bits", tools["schema_decode"] + [ping, "--hex", "00", "--protocol-id",
+                                                                           "0x100000000"], 2, False),
+            ("dissect a port past 65535", tools["dissector"] + ["--port", f"70000={ping}"], 2, True),
+            ("dissect a bad protocol id", tools["dissector"] + ["--port", f"9={ping}", "--protocol-id", "9=x"],
+             2, True),
+            ("decode an empty packet", tools["schema_decode"] + [ping, "--hex", ""], 1, False),
+            ("decode an empty delta packet", tools["schema_decode"] + [ping, "--delta", "--hex", ""], 1, False),
+            ("decode garbage", tools["schema_decode"] + [ping, "--payload", "--hex", "ff" * 40], 1, False),
+        ]
+        for what, (tool, *argv), status, one_line in runs:
+            got, stdout, stderr = run_tool(tool, argv)
+            if got != status or (one_line and (len(stderr.splitlines()) != 1 or stdout)):
+                failures += 1
+                print(f"BAD INPUT: {what}: exit {got} (want {status})\n  stderr: {stderr[-400:]}")
+    print(f"{len(runs)} runs on bad input")
+    return failures
+
+
 def main():
     out_dir = sys.argv[1]
     failures = 0
@@ -264,7 +436,9 @@ def main():
             total += 1
             got = run(decoder, case)
             kinds.add(got["error"] if not got["ok"] else "ok")
-            if not agrees(got, case["expect"], schema):
+            # netser's allocation budget counts bytes, the decoder's elements: where netser's
+            # refused a packet, the decoder reads what netser reads without it (section 7).
+            if not agrees(got, case["expect"].get("unbounded", case["expect"]), schema):
                 failures += 1
                 if failures <= 20:
                     print(f"MISMATCH {case['name']} ({case['mode']}): {case['hex'][:120]}")
@@ -318,6 +492,8 @@ def main():
     delta_total, delta_failures = check_deltas(out_dir)
     total += delta_total
     failures += delta_failures
+    failures += check_hostile(out_dir)
+    failures += check_bad_inputs(out_dir)
     for needed in ("ok", "bad_crc", "overflow", "out_of_range", "invalid_value", "too_large", "check_failed"):
         if needed not in kinds:
             failures += 1

@@ -9,9 +9,13 @@ shorter than the CRC, a byte appended) and capture.json (for each frame, what ne
 read_packet made of it). tools/netser_dissector.py generates the Lua dissector from the
 schemas; `tshark -X lua_script:... -r capture.pcap -T json` must show, for every real
 packet, each decoded value netser read (path and value), and mark every packet that
-read_packet refuses with expert info. tshark 4.0 runs Lua scripts as root on Debian
-(its init.lua sets run_user_scripts_when_superuser); the test fails if no frame was
-dissected, so a tshark that ignored the script cannot pass.
+read_packet refuses with expert info that names netser's error (code, bit, path). One
+frame is the tools' own (expect.tools_only): a hostile 1198-byte recursive sparse packet
+that the dissector must refuse at the element budget (docs/schema.md section 7), as the
+reference decoder does, with tshark under MAX_TSHARK_MB. Names outside ASCII (Maß) must
+reach tshark. tshark 4.0 runs Lua scripts as root on Debian (its init.lua sets
+run_user_scripts_when_superuser); the test fails if no frame was dissected, so a tshark
+that ignored the script cannot pass.
 
 Delta packets: ports 41001.. carry delta packets (41002 plain packets too), most with
 their first baseline given (--delta-baseline). Where the dissector has the baseline (the
@@ -19,26 +23,36 @@ given one, or an earlier packet it applied), it must show every value netser's
 delta_packet_reader read; where it has not, the changes only, and a note where the wire
 needs the baseline. The changes it shows (differences, codes, flips) must be those the
 reference decoder (tools/netser_schema_decode.py, itself checked against netser) reads,
-and every delta packet netser refuses must be flagged.
+and every delta packet netser refuses must be flagged with the error the reference
+decoder finds with what the dissector has (a header alone: overflow at bit 64).
 """
 import json
 import os
+import re
+import resource
 import shutil
 import struct
 import subprocess
 import sys
+import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree: not here,
+os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # nor from the tools this test runs
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools")
 TOOL = os.path.join(TOOLS, "netser_dissector.py")
 sys.path.insert(0, TOOLS)
 import netser_schema_decode as dec  # noqa: E402
 PORTS = {40001: "Ping", 40002: "Message", 40003: "Player", 40004: "Snapshot", 40005: "Kitchen",
-         40006: "Rotations", 40007: "Slots", 40008: "Mover", 40009: "Hold", 41002: "Player"}
+         40006: "Rotations", 40007: "Slots", 40008: "Mover", 40009: "Hold", 40010: "SNode", 40011: "Mass",
+         41002: "Player"}
 # Delta ports: the schema, and whether the dissector is given sequence 0's value.
 DELTA_PORTS = {41001: ("Codes40", False), 41002: ("Player", True), 41003: ("Kitchen", True), 41004: ("Tuned", True),
                41005: ("Snapshot", True), 41006: ("Mover", True), 41007: ("Message", True), 41008: ("Tree", True),
-               41009: ("Rotations", True)}
+               41009: ("Rotations", True), 41010: ("Mass", True), 41011: ("SNode", True)}
+
+
+MAX_TSHARK_MB = 1024  # tshark itself takes 160 MB
 
 
 def pairs(items):
@@ -137,17 +151,66 @@ def same_leaf(expected, text):
     return text == expected
 
 
+ERROR_TEXT = re.compile(r"(\w+) at bit (\d+)(?: in (.*)|: .*)?\Z")
+EXPERT_BYTES = 239  # Wireshark cuts an expert message to this many bytes
+
+
+def shows_error(layers, want, schema):
+    """Whether the dissector's expert info names the error `want` (code, bit, path) as
+    the dissector writes paths: "root" for a root without a name, a variant's
+    alternative as ".value" where netser writes "<Name>". netser cuts a long path to its
+    end ("..."), Wireshark a long message to its start."""
+    path = want["path"]
+    if schema["root_name"] is None and path.startswith(want.get("cpp_root", "")):
+        path = path[len(want.get("cpp_root", "")):]
+    path = re.sub(r"<[^>]*>", ".value", path)
+    path = path if path.startswith("...") else path.lstrip(".")
+    for text in find(layers, "_ws.expert.message"):
+        m = ERROR_TEXT.match(text)
+        if m is None or (m.group(1), int(m.group(2))) != (want["error"], want["bit"]):
+            continue
+        shown = m.group(3) or ""
+        if schema["root_name"] is None and shown.startswith("root"):
+            shown = shown[len("root"):]
+        shown = shown.lstrip(".")
+        cut = len(text.encode("utf-8")) >= EXPERT_BYTES - 3
+        if path.startswith("..."):
+            if cut or shown.endswith(path[3:]):
+                return True
+        elif shown == path or (cut and path.startswith(shown)):
+            return True
+    print(f"  the dissector says {find(layers, '_ws.expert.message')}, expected {want}")
+    return False
+
+
 def check_delta_frame(number, want, layers, layer, malformed, out_dir, known, counts):
     """A delta frame against netser's reading; the number of failures."""
-    port, expect = want["port"], want["expect"]
+    port, expect = want["port"], want["expect"].get("unbounded", want["expect"])  # as the tools count: section 7
     name = DELTA_PORTS[port][0]
     with open(os.path.join(out_dir, name + ".schema.json"), encoding="utf-8") as f:
         schema = json.load(f)
     experts = find(layers, "_ws.expert")
     missing_note = any(find(e, "netser.missing_baseline") for e in experts) or bool(find(layers, "netser.missing_baseline"))
     if not expect["ok"] and expect["error"] != "missing_baseline":
-        if not malformed:
-            print(f"frame {number}: delta_packet_reader says {expect['error']}, the dissector flagged nothing")
+        # What the dissector can say is what the reference decoder reads with the baseline
+        # the dissector has: netser's answer when it has it.
+        header = expect.get("header")
+        base = known[port].get(header["baseline"], dec.MISSING) if header else dec.MISSING
+        try:
+            dec.Decoder(schema).decode_delta_packet(dec.parse_hex(want["hex"]), None, base)
+            if base is dec.MISSING:
+                return 0  # netser refused it on a check that needs the baseline
+            print(f"frame {number}: the reference decoder reads a delta packet netser refuses: {expect}")
+            return 1
+        except dec.DecodeError as e:
+            oracle = {"error": e.code, "bit": e.bit, "path": e.path}
+        if oracle["error"] == "missing_baseline":
+            if missing_note:
+                return 0
+            print(f"frame {number}: no baseline, the wire needs it, and no netser.missing_baseline note")
+            return 1
+        if not malformed or not shows_error(layers, oracle, schema):
+            print(f"frame {number}: delta_packet_reader says {expect['error']}, the dissector did not say {oracle}")
             return 1
         counts["flagged"] += 1
         return 0
@@ -219,10 +282,19 @@ def main():
             with open(seed, encoding="utf-8") as f:
                 known[port][0] = json.load(f)
     subprocess.run(args, check=True)
+    started = time.monotonic()
     run = subprocess.run([tshark, "-X", f"lua_script:{lua}", "-r", os.path.join(out_dir, "capture.pcap"), "-T", "json"],
                          capture_output=True, text=True)
+    seconds = time.monotonic() - started
+    megabytes = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024  # the largest child: tshark
+    print(f"tshark: {seconds:.2f} s, {megabytes} MB")
     if run.returncode != 0:
         print("tshark failed:", run.returncode, run.stderr)
+        return 1
+    # The capture holds a hostile 1198-byte packet (schema_export's hostile_snode): without
+    # the element budget, tshark took 2.1 GB and 6.5 s on it (docs/schema.md section 7).
+    if megabytes > MAX_TSHARK_MB:
+        print(f"tshark took {megabytes} MB, more than {MAX_TSHARK_MB}: the element budget does not bound it")
         return 1
     if "Lua: Error" in run.stderr or "lua_script" in run.stderr and "error" in run.stderr.lower():
         print("tshark reported a Lua error:", run.stderr)
@@ -248,11 +320,16 @@ def main():
         if want["delta"]:
             failures += check_delta_frame(number, want, layers, netser[0], malformed, out_dir, known, delta_counts)
             continue
-        root = want["expect"].get("value") if want["expect"]["ok"] else None
-        if not want["expect"]["ok"]:
-            if not malformed:
+        # Past netser's allocation budget, what netser reads without it (the tools count
+        # elements, docs/schema.md section 7); tools_only: the tools' own answer.
+        expect = want["expect"].get("unbounded", want["expect"])
+        root = expect.get("value") if expect["ok"] else None
+        with open(os.path.join(out_dir, PORTS[want["port"]] + ".schema.json"), encoding="utf-8") as f:
+            schema = json.load(f)
+        if not expect["ok"]:
+            if not malformed or not shows_error(layers, expect, schema):
                 failures += 1
-                print(f"frame {number}: read_packet says {want['expect']['error']}, the dissector flagged nothing")
+                print(f"frame {number}: read_packet says {expect['error']}, the dissector did not")
             else:
                 flagged += 1
             continue
@@ -261,9 +338,8 @@ def main():
             print(f"frame {number}: a good packet was flagged: {experts}")
             continue
         shown = dict(members(netser[0]))
-        schema_root = json.load(open(os.path.join(out_dir, PORTS[want["port"]] + ".schema.json")))["root_name"]
         leaves = {}
-        flatten(root, schema_root or "root", leaves)
+        flatten(root, schema["root_name"] or "root", leaves)
         for path, value in leaves.items():
             checked_values += 1
             if path not in shown:
