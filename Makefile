@@ -83,15 +83,19 @@ CTEST_ARGS := --output-on-failure -j$(JOBS)
 
 # --- hardening: fuzzing, other hosts, valgrind (SECURITY.md says what each proves) ---
 
-# The unit-test executables (tests/<dir>/*_test.cpp), for the cross and valgrind builds.
-UNIT_SUITES = $(foreach d,core reflect packet game delta hostile,$(if $(wildcard tests/$(d)/*_test.cpp),netser_$(d)_tests))
+# The unit-test executables (tests/<dir>/*_test.cpp, and the demo's scene tests), for the
+# cross and valgrind builds: every suite that runs without the network or Python.
+# unit_suite_path is where one is in a build tree.
+UNIT_SUITES = $(foreach d,core reflect packet game delta hostile schema,$(if $(wildcard tests/$(d)/*_test.cpp),netser_$(d)_tests)) \
+              $(if $(wildcard tests/demo/scene_test.cpp),netser_demo_scene_tests)
+unit_suite_path = tests/$(if $(filter netser_demo_%,$(1)),demo/)$(1)
 UNIT_SUITES_REGEX = ^($(subst $(eval) ,|,$(strip $(UNIT_SUITES))))$$
 
 # Seconds each libFuzzer target runs in `make fuzz` (fuzz-smoke: 60 unless given).
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS = $(if $(filter command line environment,$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),60)
 FUZZ_DIR     ?= build-fuzz
-FUZZ_TARGETS := read_fuzz packet_fuzz packet_crc_fuzz roundtrip_fuzz delta_fuzz
+FUZZ_TARGETS := read_fuzz packet_fuzz packet_crc_fuzz roundtrip_fuzz delta_fuzz delta_roundtrip_fuzz
 FUZZ_CONFIG  := -DCMAKE_BUILD_TYPE=Debug \
                 -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
                 "-DCMAKE_CXX_FLAGS_DEBUG=-O2 -g -fno-omit-frame-pointer" \
@@ -234,17 +238,16 @@ valgrind: deps
 	$(CMAKE) -S . -B $(VALGRIND_DIR) $(VALGRIND_CONFIG)
 	$(CMAKE) --build $(VALGRIND_DIR) -j$(JOBS) --target $(UNIT_SUITES) make_seeds $(FUZZ_TARGETS)
 	$(VALGRIND_DIR)/tests/fuzz/make_seeds $(VALGRIND_DIR)/seeds
-	@passed=0; failed=0; \
+	@source tests/fuzz/seed_folder.sh; passed=0; failed=0; \
 	run() { \
 	  echo "== valgrind $$*"; start=$$SECONDS; \
 	  if (cd tests && $(VALGRIND) "$$@"); then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	  echo "== $$((SECONDS - start)) s"; \
 	}; \
-	for t in $(UNIT_SUITES); do run $(CURDIR)/$(VALGRIND_DIR)/tests/$$t; done; \
+	for t in $(foreach s,$(UNIT_SUITES),$(call unit_suite_path,$(s))); do run $(CURDIR)/$(VALGRIND_DIR)/$$t; done; \
 	for t in $(FUZZ_TARGETS); do \
-	  case $$t in packet*) seeds=packet ;; delta*) seeds=delta ;; *) seeds=raw ;; esac; \
 	  corpus=$(CURDIR)/$(FUZZ_DIR)/corpus/$$t; [ -d "$$corpus" ] || corpus=; \
-	  run $(CURDIR)/$(VALGRIND_DIR)/tests/fuzz/$$t $(CURDIR)/$(VALGRIND_DIR)/seeds/$$seeds $$corpus; \
+	  run $(CURDIR)/$(VALGRIND_DIR)/tests/fuzz/$$t $(CURDIR)/$(VALGRIND_DIR)/seeds/$$(fuzz_seed_folder $$t) $$corpus; \
 	done; \
 	echo "valgrind: $$passed passed, $$failed failed"; \
 	[ "$$failed" = 0 ]

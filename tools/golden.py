@@ -5,12 +5,17 @@ the golden vectors.
 
     python3 tools/golden.py            print the golden vectors as a Markdown table
     python3 tools/golden.py --game     print the game encodings' golden vectors
+    python3 tools/golden.py --hostile  print the rows of tests/hostile/golden_test.cpp
+                                       (tools/golden_types.py: whole messages, packets
+                                       and schema hashes)
     python3 tools/golden.py --check    check that docs/wire_format.md lists exactly
-                                       these vectors and that every hex string also
-                                       appears in a test under tests/core/; and that
-                                       every game vector appears in a test under
-                                       tests/game/ (and in docs/game_encodings.md
-                                       where the table says so)
+                                       these vectors (docs/game_encodings.md the game
+                                       vectors it quotes), and that each vector is
+                                       checked by an assertion of its own in the test
+                                       case TESTED_IN names (not in a comment, not
+                                       elsewhere in the file); the same for the hostile
+                                       golden rows and the schema_hash goldens
+                                       (SCHEMA_TESTS). ctest runs it (netser_golden_model).
 
 The model is deliberately naive: a list of bits, one bit at a time.
 Float32 arithmetic is emulated by rounding every operation's exact double result
@@ -728,22 +733,338 @@ def table():
     return "\n".join(lines)
 
 
+# Where each vector is tested: (vector name pattern, file under tests/, test case). --check
+# looks for the vector in an assertion of that test case only.
+PRIMITIVES, QUANTIZATION, QUATERNION = "core/primitives_test.cpp", "core/quantization_test.cpp", "game/quaternion_test.cpp"
+TESTED_IN = [
+    (r"bits_", PRIMITIVES, "serialize_bits writes the golden vectors"),
+    (r"int_", PRIMITIVES, "serialize_int writes the golden vectors"),
+    (r"bool_", PRIMITIVES, "serialize_bool is one bit"),
+    (r"(float|double)_", PRIMITIVES, "serialize_float and serialize_double write their IEEE bits"),
+    (r"quantized_", QUANTIZATION, "serialize_quantized writes the golden vectors"),
+    (r"qdecode_", QUANTIZATION, "serialize_quantized decodes codes bit-exactly as the reference library does"),
+    (r"align_", PRIMITIVES, "serialize_align pads with zero bits to the next byte boundary"),
+    (r"bytes_", PRIMITIVES, "serialize_bytes aligns, then copies the bytes verbatim"),
+    (r"string_utf8_", "core/string_test.cpp", "serialize_string writes UTF-8 text as the golden vectors"),
+    (r"string_", PRIMITIVES, "serialize_string writes the golden vectors"),
+    (r"raw_string_", "core/string_test.cpp", "serialize_raw_string writes any bytes as the golden vector"),
+    (r"check_", PRIMITIVES, "serialize_check aligns and writes its 32-bit magic"),
+    (r"relative_sequence$", "core/relative_index_test.cpp",
+     "serialize_relative_index writes a sparse index set ending with the sentinel as its golden vector"),
+    (r"relative_", "core/relative_index_test.cpp", "serialize_relative_index writes the golden vectors of every rung boundary"),
+    # The write test checks the empty one with .empty(); the read test has its hex.
+    (r"difference_two_codes$", "core/difference_ladder_test.cpp", "serialize_code_difference reads the golden vectors back"),
+    (r"difference_", "core/difference_ladder_test.cpp", "serialize_code_difference writes the golden vectors"),
+    (r"delta_array_", "delta/delta_golden_test.cpp",
+     "an array sends a changed bit per element or the indices of the changed ones, whichever is smaller"),
+    (r"delta_smallest_three_to_rest$", "delta/quaternion_delta_test.cpp",
+     "smallest_three delta: a rotation coming to rest reads as exactly the identity"),
+    (r"delta_smallest_three", "delta/quaternion_delta_test.cpp", "smallest_three delta: golden vectors"),
+    (r"packet_mixed$", PRIMITIVES, "a packet of many primitives writes its golden vector and reads back"),
+    (r"st\d+_identity$", QUATERNION, "smallest_three sends the identity as index 3 and three middle codes"),
+    (r"st\d+_halves$", QUATERNION, "smallest_three negates a quaternion whose largest component is negative"),
+    (r"st9_quarter_turn$", QUATERNION, "smallest_three sends a quarter turn as its plain fields and reads it back exactly"),
+    (r"st9_near_tie$", QUATERNION, "smallest_three sends a near tie as fields that write back to themselves"),
+    (r"st\d+_half_turn_y$", QUATERNION, "smallest_three sends a half-turn about y as index 1"),
+    (r"uq\d+_", QUATERNION, "unit_quaternion sends x, y, z quantized in [-1, 1] and the sign of w"),
+    (r"uv\d+_", "game/unit_vector_test.cpp", "unit_vector sends the poles and the axes as their octahedral codes"),
+]
+
+
+def tested_in(name):
+    for pattern, path, title in TESTED_IN:
+        if re.match(pattern, name):
+            return path, title
+    raise KeyError(f"{name}: no test case in TESTED_IN")
+
+
+# --- C++ test sources, cut into assertions -----------------------------------------
+# Comments are blanked (so a vector in a comment counts for nothing), string literals
+# kept; a test case's body is cut into statements at its top level.
+
+ASSERTION = re.compile(r"\b(?:CHECK|REQUIRE|STATIC_REQUIRE|CHECK_FALSE|REQUIRE_FALSE|CHECK_THAT|REQUIRE_THAT"
+                       r"|check_[a-z_]+|require_[a-z_]+)\s*\(")
+TEST_CASE = re.compile(r"\b(?:TEMPLATE_)?TEST_CASE(?:_METHOD)?\s*\(")
+STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def blank_comments(src):
+    out, i, n = [], 0, len(src)
+    while i < n:
+        c = src[i]
+        if literal_at(src, i):
+            j = skip_literal(src, i)
+            out.append(src[i:j])
+            i = j
+        elif src.startswith("//", i):
+            j = src.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif src.startswith("/*", i):
+            j = src.find("*/", i + 2) + 2
+            out.append(re.sub(r"[^\n]", " ", src[i:j]))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def literal_at(src, i):
+    """Whether a string or character literal starts at i (a ' after a digit or a name is
+    a digit separator or a suffix, not a literal)."""
+    return src[i] == '"' or (src[i] == "'" and not (i and (src[i - 1].isalnum() or src[i - 1] == "_")))
+
+
+def skip_literal(src, i):
+    """The index after the string or character literal that starts at i."""
+    q, j = src[i], i + 1
+    while src[j] != q:
+        j += 2 if src[j] == "\\" else 1
+    return j + 1
+
+
+def matching(src, i):
+    """The index of the bracket that closes the one at i."""
+    depth = 0
+    while True:
+        c = src[i]
+        if literal_at(src, i):
+            i = skip_literal(src, i)
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+
+
+def statements(body):
+    """The top-level statements of a block's inside: each ends at a ';' at depth 0, or at
+    the '}' of a block (after ')', else, do, try, or a bare block) that no ';' follows."""
+    out, start, i, n = [], 0, 0, len(body)
+    while i < n:
+        c = body[i]
+        if literal_at(body, i):
+            i = skip_literal(body, i)
+            continue
+        if c in "([{":
+            end = matching(body, i)
+            before = body[start:i].rstrip()
+            block = c == "{" and (not before or before.endswith(")") or re.search(r"\b(else|do|try)$", before))
+            i = end + 1
+            if block and not re.match(r"\s*[;,)]", body[i:]):
+                out.append(body[start:i])
+                start = i
+            continue
+        if c == ";":
+            out.append(body[start:i + 1])
+            start = i + 1
+        i += 1
+    out.append(body[start:])
+    return [s for s in (s.strip() for s in out) if s]
+
+
+def declarations(text, inside):
+    """File-scope tables and constants: name = "literal" or name[] = {...}; not those
+    inside string literals or inside the spans given (the test cases' bodies)."""
+    skip = [m.span() for m in STRING.finditer(text)] + inside
+    out = []
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*(?:\[\s*\d*\s*\]\s*)?=\s*([{\"])", text):
+        if any(a <= m.start() < b for a, b in skip):
+            continue
+        end = matching(text, m.end() - 1) if m.group(2) == "{" else skip_literal(text, m.end() - 1) - 1
+        out.append((m.group(1), text[m.start():end + 1]))
+    return out
+
+
+class Source:
+    def __init__(self, rel):
+        self.rel = rel
+        self.text = blank_comments((ROOT / "tests" / rel).read_text())
+        self.cases, spans = {}, []
+        for m in TEST_CASE.finditer(self.text):
+            close = matching(self.text, m.end() - 1)
+            title = STRING.match(self.text, m.end() + len(re.match(r"\s*", self.text[m.end():]).group()))
+            brace = self.text.index("{", close)
+            end = matching(self.text, brace)
+            self.cases[title.group(1) if title else ""] = self.text[brace + 1:end]
+            spans.append((brace, end))
+        self.file_scope = declarations(self.text, spans)
+
+    def units(self, title):
+        """The assertions of a test case: statements that call an assertion (looking into
+        blocks: a loop's or a section's header counts when its body asserts), and tables or
+        constants (of the test case, or of the file) that such a statement uses."""
+        if title not in self.cases:
+            return None
+        asserting, named = assertions(statements(self.cases[title]))
+        return asserting + [s for name, s in named + self.file_scope
+                            if any(re.search(rf"\b{name}\b", a) for a in asserting)]
+
+
+def block(statement):
+    """(header, inside) of a statement that ends with a block (a loop, a condition, a
+    section), else None."""
+    if not statement.endswith("}"):
+        return None
+    i = 0
+    while i < len(statement):
+        if literal_at(statement, i):
+            i = skip_literal(statement, i)
+        elif statement[i] in "([{":
+            end = matching(statement, i)
+            if statement[i] == "{" and end == len(statement) - 1:
+                return statement[:i], statement[i + 1:end]
+            i = end + 1
+        else:
+            i += 1
+    return None
+
+
+def assertions(stmts):
+    """(statements that assert, (name, statement) of those that declare a name)."""
+    asserting, named = [], []
+    for s in stmts:
+        parts = block(s)
+        if parts:
+            inner, inner_named = assertions(statements(parts[1]))
+            asserting += [parts[0]] if inner else []
+            asserting += inner
+            named += inner_named
+        elif ASSERTION.search(s):
+            asserting.append(s)
+        else:
+            m = re.match(r"[^={(;]*?\b([A-Za-z_]\w*)\s*(?:\[\s*\d*\s*\]\s*)?[={]", s)
+            if m:
+                named.append((m.group(1), s))
+    return asserting, named
+
+
+SOURCES = {}
+
+
+def source(rel):
+    if rel not in SOURCES:
+        SOURCES[rel] = Source(rel)
+    return SOURCES[rel]
+
+
+def innermost_group(unit, at):
+    """The text of the innermost bracket group of unit around position at."""
+    best = unit
+    for m in re.finditer(r"[({]", unit):
+        if m.start() < at:
+            end = matching(unit, m.start())
+            if end > at:
+                best = unit[m.start():end + 1]
+    return best
+
+
+def check_vectors(expected):
+    """expected: (name, hex, extra) with extra None or a token (a decoded float's bits) that
+    must stand in the same bracket group as the hex. Each vector needs an assertion of its
+    own in its test case; vectors with one hex in one test case need as many."""
+    problems, wanted = [], {}
+    for name, hx, extra in expected:
+        path, title = tested_in(name)
+        wanted.setdefault((path, title, hx, extra), []).append(name)
+    for (path, title, hx, extra), names in wanted.items():
+        units = source(path).units(title)
+        if units is None:
+            problems.append(f'{", ".join(names)}: no test case "{title}" in tests/{path}')
+            continue
+        found = 0
+        for unit in units:
+            for m in STRING.finditer(unit):
+                if m.group(1) == hx and (extra is None or extra.upper() in innermost_group(unit, m.start()).upper()):
+                    found += 1
+                    break
+        if found < len(names):
+            what = f'"{hx}"' + (f" with {extra}" if extra else "")
+            problems.append(f'{", ".join(names)}: {found} of {len(names)} assertions of "{title}" '
+                            f"(tests/{path}) check {what}")
+    return problems
+
+
 def check_game():
     doc = (ROOT / "docs" / "game_encodings.md").read_text()
-    tests = "".join(p.read_text() for p in sorted((ROOT / "tests" / "game").glob("*.cpp")))
-    problems = []
+    problems = check_vectors([(name, vector_hex(fn)[0], None) for name, _, fn, _ in GAME_VECTORS])
     for name, _, fn, in_doc in GAME_VECTORS:
         hx, _ = vector_hex(fn)
-        if f'"{hx}"' not in tests:
-            problems.append(f'{name}: no test in tests/game uses "{hx}"')
         if in_doc and f"`{hx}`" not in doc:
             problems.append(f"{name}: `{hx}` is not in docs/game_encodings.md")
     return problems
 
 
+HOSTILE_GOLDEN = ("hostile/golden_test.cpp", "every packet type writes the same bytes on every host")
+HOSTILE_ROW = re.compile(r'\{\s*"(\w+)",\s*(\d+),\s*(\d+),\s*0x([0-9a-fA-F]+)ull,\s*(\d+),\s*0x([0-9a-fA-F]+)ull,'
+                         r'\s*0x([0-9a-fA-F]+)u\s*\}')
+# (file under tests/, test case, the expression each golden is compared with, model type)
+# Where the schema_hash goldens are checked: (file under tests/, test case, the expression
+# each assertion compares, with {} for the type, and the types as golden_types.SCHEMA_HASHES
+# names them).
+PACKET_TYPE_NAMES = ["packet_test::" + n for n in ("Ping", "Join", "Chat", "Move", "Leave", "Message")]
+SCHEMA_TESTS = [
+    ("packet/schema_hash_test.cpp", "schema_hash gives the golden values on every compiler and platform", "h<{}>",
+     ["std::uint8_t", "base::Pos", "base::Outer", "gated_by_a::Gated", "enum_base::Color", "Node"] + PACKET_TYPE_NAMES),
+    ("packet/schema_hash_test.cpp", "schema_hash is a compile-time constant", "netser::schema_hash<{}>()",
+     ["base::Pos", "packet_test::Message"]),
+    ("packet/check_test.cpp", "the check name is part of the schema hash, so default protocol ids reject first",
+     "golden", ["Sectioned"]),
+    ("schema/schema_json_test.cpp", "schema_json writes enums, quantization, only_if, optionals, checks and 64-bit ranges",
+     "netser::schema_hash<{}>()", ["Shot"]),
+]
+
+
+def model():
+    """tools/golden_types.py (imported here: it imports this file's primitives)."""
+    import golden_types
+    return golden_types
+
+
+def schema_goldens():
+    """(file under tests/, test case, the expression compared in the assertion, model type)."""
+    return [(path, title, expression.format(name), model().SCHEMA_HASHES[name])
+            for path, title, expression, names in SCHEMA_TESTS for name in names]
+
+
+def check_hostile():
+    """tests/hostile/golden_test.cpp holds exactly the model's rows, in the table its
+    test case checks; each schema_hash golden is the model's, in its own assertion."""
+    path, title = HOSTILE_GOLDEN
+    units = source(path).units(title)
+    if units is None:
+        return [f'no test case "{title}" in tests/{path}']
+    rows, problems = set(), []
+    for unit in units:
+        for m in HOSTILE_ROW.finditer(unit):
+            t, seed, raw_bits, raw_fnv, size, fnv, schema = m.groups()
+            rows.add((t, int(seed), int(raw_bits), int(raw_fnv, 16), int(size), int(fnv, 16), int(schema, 16)))
+    # Every column of the rows is compared by an assertion of the test case.
+    for column in ("raw_bits", "raw_fnv", "packet_bytes", "packet_fnv", "schema"):
+        if not any(ASSERTION.search(u) and re.search(rf"(->|\.){column}\b", u) for u in units):
+            problems.append(f'tests/{path}: no assertion of "{title}" compares the rows\' {column}')
+    expected = set(model().hostile_rows())
+    problems += [f"tests/{path}: row {model().format_row(r).strip()} is not the model's" for r in sorted(rows - expected)]
+    problems += [f"tests/{path}: no assertion checks the model's row {model().format_row(r).strip()}"
+                 for r in sorted(expected - rows)]
+    for path, title, spelling, t in schema_goldens():
+        units = source(path).units(title) or []
+        want = model().schema_hash(t)
+        pattern = re.compile(rf"\b(?:CHECK|REQUIRE|STATIC_REQUIRE)\s*\(\s*{re.escape(spelling)}\s*==\s*0x([0-9a-fA-F]+)u?\s*\)")
+        got = [int(m.group(1), 16) for u in units for m in pattern.finditer(u)]
+        if got != [want]:
+            problems.append(f'tests/{path}, "{title}": {spelling} is checked against '
+                            f"{[f'0x{g:08X}' for g in got]}, the model says 0x{want:08X}")
+    return problems
+
+
 def check():
     doc = (ROOT / "docs" / "wire_format.md").read_text()
-    tests = "".join(p.read_text() for d in ("core", "delta") for p in sorted((ROOT / "tests" / d).glob("*.cpp")))
     found = {}
     for line in doc.splitlines():
         m = ROW.match(line)
@@ -756,31 +1077,38 @@ def check():
             problems.append(f"{name}: missing from docs/wire_format.md")
         elif found[name] != (nbits, hx):
             problems.append(f"{name}: doc says {found[name]}, model says {(nbits, hx)}")
-        if f'"{hx}"' not in tests:
-            problems.append(f'{name}: no test in tests/core or tests/delta uses "{hx}"')
     extra = set(found) - {name for name, _, _ in VECTORS}
     problems += [f"{name}: in docs/wire_format.md but not in the model" for name in sorted(extra)]
+    problems += check_vectors([(name, vector_hex(fn)[0], None) for name, _, fn in VECTORS])
     decoded = {}
     for line in doc.splitlines():
         m = DECODE_ROW.match(line)
         if m:
             decoded[m.group(1)] = (int(m.group(2)), m.group(3), m.group(4))
+    rows = []
     for name, lo, hi, res, code in DECODE_VECTORS:
         hx, nbits, fbits = decode_row(lo, hi, res, code)
         if decoded.get(name) != (nbits, hx, fbits):
             problems.append(f"{name}: doc says {decoded.get(name)}, model says {(nbits, hx, fbits)}")
-        if f'"{hx}"' not in tests or fbits.upper() not in tests.upper():
-            problems.append(f"{name}: no test in tests/core reads {hx} as {fbits}")
+        rows.append((name, hx, fbits))
+    problems += check_vectors(rows)
     problems += check_game()
+    problems += check_hostile()
     for p in problems:
         print(p)
-    print(f"{len(VECTORS) + len(DECODE_VECTORS) + len(GAME_VECTORS)} vectors, {len(problems)} problems")
+    count = len(VECTORS) + len(DECODE_VECTORS) + len(GAME_VECTORS)
+    print(f"{count} vectors, {len(model().hostile_rows())} hostile rows, {len(schema_goldens())} schema hashes: "
+          f"{len(problems)} problems")
     return not problems
 
 
 if __name__ == "__main__":
     self_test()
     game_self_test()
+    model().self_test()
     if sys.argv[1:] == ["--check"]:
         sys.exit(0 if check() else 1)
-    print(game_table() if sys.argv[1:] == ["--game"] else table())
+    if sys.argv[1:] == ["--hostile"]:
+        print("\n".join(model().format_row(r) for r in model().hostile_rows()))
+    else:
+        print(game_table() if sys.argv[1:] == ["--game"] else table())

@@ -104,7 +104,7 @@ namespace detail {
 // The wire of serialize_code_difference with the ladder already fitted to the range
 // (the reflection layer fits it at compile time).
 template <stream S>
-NETSER_INLINE bool serialize_difference(S& s, std::uint64_t& code, std::uint64_t base, std::uint64_t max_code,
+[[nodiscard]] NETSER_INLINE bool serialize_difference(S& s, std::uint64_t& code, std::uint64_t base, std::uint64_t max_code,
                                         const effective_ladder& l) noexcept {
     const std::size_t at = s.bits_processed();
     if (base > max_code) [[unlikely]] return s.fail(errc::invalid_value, at);
@@ -157,7 +157,7 @@ constexpr std::size_t max_difference_bits(std::uint64_t max_code,
 /// out_of_range at the first bit; base above max_code or an invalid ladder fail with
 /// invalid_value.
 template <stream S>
-bool serialize_code_difference(S& s, std::uint64_t& code, std::uint64_t base, std::uint64_t max_code,
+[[nodiscard]] bool serialize_code_difference(S& s, std::uint64_t& code, std::uint64_t base, std::uint64_t max_code,
                                const difference_ladder& ladder = default_difference_ladder) noexcept {
     if (!ladder.valid()) [[unlikely]] return s.fail(errc::invalid_value, s.bits_processed());
     return detail::serialize_difference(s, code, base, max_code, detail::effective_ladder(ladder, max_code));

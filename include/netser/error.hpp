@@ -39,11 +39,39 @@ constexpr std::string_view to_string(errc e) noexcept {
     return "unknown";
 }
 
+/// One sentence on an error code for a log line: what went wrong and where to look.
+/// A packet of another schema or version fails its CRC (the schema hash is folded into
+/// it) or, with a shared protocol id, its end check: both say to compare the schemas.
+constexpr std::string_view describe(errc e) noexcept {
+    switch (e) {
+    case errc::none: return "no error";
+    case errc::overflow: return "not enough bits: the buffer is full, or the packet ends before the value";
+    case errc::out_of_range: return "a value or code outside its declared range";
+    case errc::invalid_value:
+        return "a value the encoding refuses (padding, enum, variant index, NaN, text, repeated key, trailing "
+               "bytes)";
+    case errc::too_large:
+        return "a count or length above its declared limit, too deep a nesting, or past the read's allocation "
+               "budget";
+    case errc::check_failed:
+        return "a check value does not match: the reader consumed other bits than the writer wrote (another schema "
+               "or version? compare with netser_schema_diff.py)";
+    case errc::bad_crc:
+        return "the packet's CRC does not match: damaged, from another program, or another schema or version? "
+               "compare with netser_schema_diff.py";
+    case errc::bad_protocol:
+        return "the packet belongs to another protocol (another schema or version? compare with "
+               "netser_schema_diff.py)";
+    case errc::missing_baseline: return "the delta packet's baseline is no longer held by the reader";
+    }
+    return "unknown error";
+}
+
 /// A failure: its code, the bit offset of the value that failed and the member path.
 /// The path is built from the innermost member outwards while the failure unwinds,
 /// into a fixed buffer: no allocation, and no work at all on success.
-struct error {
-    static constexpr std::size_t path_capacity = 200;
+struct [[nodiscard]] error {
+    static constexpr std::size_t path_capacity = 200; // below 256: offsets fit a byte
 
     errc code = errc::none;
     std::size_t bit = 0;
@@ -62,7 +90,7 @@ struct error {
     /// Prepends "<name>", the alternative a std::variant holds ("command<Move>.dx"),
     /// adding the '.' separator before a member name that follows.
     NETSER_COLD void prepend_alternative(std::string_view name) noexcept {
-        if (sealed_) return;
+        if (sealed_ || continued_) return;
         const bool dot = path_begin_ != path_capacity && path_[path_begin_] != '[' && path_[path_begin_] != '<';
         if (name.size() + 2 + (dot ? 1u : 0u) + 3 > path_begin_) return truncate();
         if (dot) prepend_raw(".");
@@ -84,13 +112,55 @@ struct error {
         prepend_part({digits + n, sizeof digits - n});
     }
 
-    /// Ends the path: later prepends leave it as it is (a top-level serialize seals it,
-    /// so a later call on the failed stream cannot add its own names).
+    /// Prepends the name of the type a serialize was called on ("Snapshot"), the root of
+    /// the path. Called from hand-written code (`nested`: a user's serialize function that
+    /// netser called, or netser::named), the root stays provisional while it is the
+    /// outermost part: name_member() replaces it with the member's name ("Outer.pc.x"
+    /// rather than "Outer.Inner.x"), any other prepend keeps it. Otherwise the path is
+    /// complete and sealed: a later call on the failed stream leaves it alone. A serialize
+    /// that only continued on a failed stream (see note_continued) adds nothing.
+    NETSER_COLD void prepend_root(std::string_view type_name, bool nested = false) noexcept {
+        if (continued_) {
+            continued_ = false;
+            if (!nested) sealed_ = true;
+            return;
+        }
+        if (sealed_) return;
+        const std::size_t before = path_begin_;
+        prepend_part(type_name);
+        if (!nested) {
+            sealed_ = true;
+            return;
+        }
+        root_at_ = static_cast<std::uint8_t>(path_begin_);
+        root_length_ = static_cast<std::uint8_t>(before - path_begin_);
+    }
+
+    /// Prepends the name of the member hand-written code was serializing (netser::named),
+    /// in place of a provisional root that a nested serialize put there.
+    NETSER_COLD void name_member(std::string_view name) noexcept {
+        continued_ = false;
+        if (sealed_) return;
+        if (root_length_ != 0 && path_begin_ == root_at_) path_begin_ += root_length_;
+        root_length_ = 0;
+        prepend_part(name);
+    }
+
+    /// A stream calls this when a value fails on a stream that had failed before: the
+    /// code went on after the first failure (hand-written code without a short-circuit),
+    /// so names prepended from here on are not the failure's. They are left out until
+    /// the hand-written code returns (end_continued) or the serialize that went on
+    /// reaches its root.
+    void note_continued() noexcept { continued_ = true; }
+    /// The hand-written code that went on after a failure has returned.
+    NETSER_COLD void end_continued() noexcept { continued_ = false; }
+
+    /// Ends the path: later prepends leave it as it is.
     void seal() noexcept { sealed_ = true; }
 
     /// Prepends text verbatim; when full, the outermost part is replaced by "...".
     void prepend_raw(std::string_view text) noexcept {
-        if (sealed_) return;
+        if (sealed_ || continued_) return;
         if (text.size() + 3 > path_begin_) return truncate();
         path_begin_ -= text.size();
         // A loop, not memcpy: g++ 12 -O2 reports a false -Wrestrict for the memcpy here.
@@ -101,7 +171,7 @@ private:
     // A name or an index, then '.' when a member name follows: "units" + "[1].hull",
     // "command" + "<Move>.dx".
     void prepend_part(std::string_view part) noexcept {
-        if (sealed_) return;
+        if (sealed_ || continued_) return;
         const bool dot = path_begin_ != path_capacity && path_[path_begin_] != '[' && path_[path_begin_] != '<';
         if (part.size() + (dot ? 1u : 0u) + 3 > path_begin_) return truncate();
         if (dot) prepend_raw(".");
@@ -117,7 +187,10 @@ private:
 
     char path_[path_capacity] = {};
     std::size_t path_begin_ = path_capacity;
-    bool sealed_ = false; // full, or finished by seal()
+    std::uint8_t root_at_ = 0;     // where the provisional root starts (path_capacity fits)
+    std::uint8_t root_length_ = 0; // its length with its separator; 0: none
+    bool sealed_ = false;          // full, or finished by seal() or a root
+    bool continued_ = false;       // code went on after the failure: see note_continued
 };
 
 } // namespace netser

@@ -43,7 +43,7 @@ constexpr bool in_range_of(U v) noexcept {
 /// An unsigned value in `bits` bits (0..64). A value that needs more bits fails the
 /// write with out_of_range; a read that does not fit T fails with out_of_range.
 template <stream S, std::unsigned_integral T>
-NETSER_INLINE bool serialize_bits(S& s, T& v, int bits) noexcept {
+[[nodiscard]] NETSER_INLINE bool serialize_bits(S& s, T& v, int bits) noexcept {
     if (static_cast<unsigned>(bits) > 64u) [[unlikely]] return s.fail(errc::invalid_value, s.bits_processed());
     return detail::serialize_code(s, v, detail::bits_encoding{bits});
 }
@@ -53,7 +53,7 @@ NETSER_INLINE bool serialize_bits(S& s, T& v, int bits) noexcept {
 /// invalid_value); any range up to the full 64-bit one works. Writing a value outside the range, or reading a code
 /// above max - min, fails with out_of_range.
 template <stream S, std::integral T, std::integral L, std::integral H>
-NETSER_INLINE bool serialize_int(S& s, T& v, L min, H max) noexcept {
+[[nodiscard]] NETSER_INLINE bool serialize_int(S& s, T& v, L min, H max) noexcept {
     if (!detail::in_range_of<T>(min) || !detail::in_range_of<T>(max) ||
         std::cmp_greater(detail::widen(min), detail::widen(max))) [[unlikely]]
         return s.fail(errc::invalid_value, s.bits_processed());
@@ -62,19 +62,19 @@ NETSER_INLINE bool serialize_int(S& s, T& v, L min, H max) noexcept {
 
 /// One bit.
 template <stream S>
-NETSER_INLINE bool serialize_bool(S& s, bool& v) noexcept {
+[[nodiscard]] NETSER_INLINE bool serialize_bool(S& s, bool& v) noexcept {
     return detail::serialize_code(s, v, detail::bool_encoding{});
 }
 
 /// The 32 IEEE-754 bits, bit-exact (NaN payloads and infinities included).
 template <stream S>
-NETSER_INLINE bool serialize_float(S& s, float& v) noexcept {
+[[nodiscard]] NETSER_INLINE bool serialize_float(S& s, float& v) noexcept {
     return detail::serialize_code(s, v, detail::raw_encoding{});
 }
 
 /// The 64 IEEE-754 bits, bit-exact.
 template <stream S>
-bool serialize_double(S& s, double& v) noexcept {
+[[nodiscard]] bool serialize_double(S& s, double& v) noexcept {
     return detail::serialize_code(s, v, detail::raw_encoding{});
 }
 
@@ -82,7 +82,7 @@ bool serialize_double(S& s, double& v) noexcept {
 /// [min, max] clamp; NaN fails the write with invalid_value; a code above max_int
 /// fails the read with out_of_range.
 template <stream S>
-NETSER_INLINE bool serialize_quantized(S& s, float& v, const quantization& q) noexcept {
+[[nodiscard]] NETSER_INLINE bool serialize_quantized(S& s, float& v, const quantization& q) noexcept {
     if (!q.valid) [[unlikely]] return s.fail(errc::invalid_value, s.bits_processed());
     return detail::serialize_code(s, v, q);
 }
@@ -93,19 +93,19 @@ NETSER_INLINE bool serialize_quantized(S& s, float& v, const quantization& q) no
 /// they are computed for every value (a division and a ceil): precompute a
 /// quantization::make(min, max, resolution) once and pass it instead.
 template <stream S>
-NETSER_INLINE bool serialize_quantized(S& s, float& v, float min, float max, float resolution) noexcept {
+[[nodiscard]] NETSER_INLINE bool serialize_quantized(S& s, float& v, float min, float max, float resolution) noexcept {
     return serialize_quantized(s, v, quantization::make(min, max, resolution));
 }
 
 /// Zero bits up to the next byte boundary; non-zero padding fails the read (invalid_value).
 template <stream S>
-bool serialize_align(S& s) noexcept {
+[[nodiscard]] bool serialize_align(S& s) noexcept {
     return s.align();
 }
 
 /// Align, then the bytes verbatim (a memcpy on both sides).
 template <stream S>
-bool serialize_bytes(S& s, std::span<std::byte> data) noexcept {
+[[nodiscard]] bool serialize_bytes(S& s, std::span<std::byte> data) noexcept {
     const std::size_t at = s.bits_processed();
     return (s.align() && s.process_bytes(data.data(), data.size())) || detail::failed_from(s, at);
 }
@@ -115,7 +115,7 @@ bool serialize_bytes(S& s, std::span<std::byte> data) noexcept {
 template <stream S, class Bytes>
     requires(!S::is_reading && std::convertible_to<Bytes&&, std::span<const std::byte>> &&
              !std::convertible_to<Bytes&&, std::span<std::byte>>)
-bool serialize_bytes(S& s, Bytes&& bytes) noexcept {
+[[nodiscard]] bool serialize_bytes(S& s, Bytes&& bytes) noexcept {
     const std::span<const std::byte> data = bytes;
     const std::size_t at = s.bits_processed();
     return (s.align() && s.process_bytes(data.data(), data.size())) || detail::failed_from(s, at);
@@ -130,7 +130,7 @@ namespace detail {
 // bits left (overflow) before allocating, and refused bytes leave the string empty.
 // Every failure is reported at the string's first bit.
 template <stream S>
-bool serialize_string_bytes(S& s, std::string& v, std::size_t max_length, bool checked) {
+[[nodiscard]] bool serialize_string_bytes(S& s, std::string& v, std::size_t max_length, bool checked) {
     const std::size_t at = s.bits_processed();
     const int bits = bits_required_for_span(max_length);
     std::uint64_t length = v.size();
@@ -163,20 +163,20 @@ bool serialize_string_bytes(S& s, std::string& v, std::size_t max_length, bool c
 /// A longer string fails the write with too_large; a read checks the length against
 /// max_length (too_large) and against the bits left (overflow) before allocating.
 template <stream S>
-bool serialize_string(S& s, std::string& v, std::size_t max_length) {
+[[nodiscard]] bool serialize_string(S& s, std::string& v, std::size_t max_length) {
     return detail::serialize_string_bytes(s, v, max_length, true);
 }
 
 /// The same wire as serialize_string for any bytes (NUL and invalid UTF-8 included):
 /// for hand-written code that carries binary data in a std::string.
 template <stream S>
-bool serialize_raw_string(S& s, std::string& v, std::size_t max_length) {
+[[nodiscard]] bool serialize_raw_string(S& s, std::string& v, std::size_t max_length) {
     return detail::serialize_string_bytes(s, v, max_length, false);
 }
 
 /// Align, then a 32-bit magic value; a different value on read fails with check_failed.
 template <stream S>
-bool serialize_check(S& s, std::uint32_t magic) noexcept {
+[[nodiscard]] bool serialize_check(S& s, std::uint32_t magic) noexcept {
     const std::size_t at = s.bits_processed();
     if (!s.align()) return detail::failed_from(s, at);
     std::uint64_t value = magic;

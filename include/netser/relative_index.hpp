@@ -27,7 +27,7 @@ inline constexpr std::int64_t relative_index_last_rung = 126;
 /// increase and not exceed max (out_of_range). Sets previous = current. A failure
 /// anywhere in the ladder is reported at its first bit.
 template <stream S>
-bool serialize_relative_index(S& s, int& previous, int& current, int max) noexcept {
+[[nodiscard]] bool serialize_relative_index(S& s, int& previous, int& current, int max) noexcept {
     const std::size_t at = s.bits_processed();
     if (max < 0 || previous < -1 || previous >= max) [[unlikely]] return s.fail(errc::invalid_value, at);
     const std::int64_t limit = std::int64_t{max} + 1; // the largest possible distance

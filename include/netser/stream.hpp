@@ -34,19 +34,30 @@ public:
     bool enter_nested() noexcept { return ++depth_ <= max_depth_; }
     void leave_nested() noexcept { --depth_; }
 
+    /// Around hand-written code that netser calls (a user type's serialize function,
+    /// netser::named): a serialize called from it roots its path provisionally, for the
+    /// caller to complete (error::prepend_root).
+    void enter_user_code() noexcept { ++user_code_; }
+    void leave_user_code() noexcept { --user_code_; }
+    bool in_user_code() const noexcept { return user_code_ != 0; }
+
 protected:
-    // Keeps the first failure: later ones are consequences of it.
+    // Keeps the first failure: later ones are consequences of it, or of code that went
+    // on after it (whose names the path then leaves out).
     void record(errc code, std::size_t bit) noexcept {
-        if (!error_) {
+        if (!error_) [[likely]] {
             error_.code = code;
             error_.bit = bit;
+            return;
         }
+        error_.note_continued();
     }
 
     netser::error error_;
     void* context_ = nullptr;
     std::size_t depth_ = 0;
     std::size_t max_depth_ = 64;
+    std::size_t user_code_ = 0;
 };
 
 } // namespace detail
@@ -63,14 +74,14 @@ public:
     write_stream(void* data, std::size_t size) noexcept : writer_(data, size) {}
 
     /// Writes the low n bits of value (n in 0..64).
-    NETSER_INLINE bool process_bits(std::uint64_t value, int n) noexcept {
+    [[nodiscard]] NETSER_INLINE bool process_bits(std::uint64_t value, int n) noexcept {
         if (writer_.write_bits(value, n)) [[likely]] return true;
         return fail(errc::overflow, bits_processed());
     }
-    bool align() noexcept { return process_bits(0, writer_.align_bits()); }
+    [[nodiscard]] bool align() noexcept { return process_bits(0, writer_.align_bits()); }
     int align_bits() const noexcept { return writer_.align_bits(); }
     /// Copies bytes verbatim; the stream must be aligned.
-    bool process_bytes(const std::byte* data, std::size_t n) noexcept {
+    [[nodiscard]] bool process_bytes(const std::byte* data, std::size_t n) noexcept {
         if (writer_.write_bytes(data, n)) [[likely]] return true;
         return fail(errc::overflow, bits_processed());
     }
@@ -126,16 +137,19 @@ public:
     using write_stream::bytes_processed;
     using write_stream::context;
     using write_stream::enter_nested;
+    using write_stream::enter_user_code;
+    using write_stream::in_user_code;
     using write_stream::error;
     using write_stream::fail;
     using write_stream::leave_nested;
+    using write_stream::leave_user_code;
     using write_stream::max_depth;
     using write_stream::ok;
     using write_stream::set_context;
     using write_stream::set_max_depth;
 
     /// Writes the low n bits of value (n in 0..64), growing the vector if they do not fit.
-    NETSER_INLINE bool process_bits(std::uint64_t value, int n) noexcept {
+    [[nodiscard]] NETSER_INLINE bool process_bits(std::uint64_t value, int n) noexcept {
         if (writer_.write_bits(value, n)) [[likely]] return true;
         // Growing returns the writer's position by value: stored here, after the call,
         // it need not be reloaded from memory on the path that did not grow.
@@ -144,9 +158,9 @@ public:
         writer_.move_to(after);
         return true;
     }
-    bool align() noexcept { return process_bits(0, writer_.align_bits()); }
+    [[nodiscard]] bool align() noexcept { return process_bits(0, writer_.align_bits()); }
     /// Copies bytes verbatim; the stream must be aligned.
-    bool process_bytes(const std::byte* data, std::size_t n) noexcept {
+    [[nodiscard]] bool process_bytes(const std::byte* data, std::size_t n) noexcept {
         if (writer_.write_bytes(data, n)) [[likely]] return true;
         return grow_and_write_bytes(data, n);
     }
@@ -227,15 +241,22 @@ public:
     static constexpr bool is_writing = false;
     static constexpr bool is_reading = true;
 
+    /// What a read may allocate by default for a packet of `bytes` bytes: 1 MiB, plus
+    /// 1 KiB per byte of the packet (saturating).
+    static constexpr std::size_t default_max_allocation(std::size_t bytes) noexcept {
+        constexpr std::size_t floor = std::size_t{1} << 20, per_byte = 1024;
+        return bytes > (SIZE_MAX - floor) / per_byte ? SIZE_MAX : floor + per_byte * bytes;
+    }
+
     explicit read_stream(std::span<const std::byte> packet) noexcept : reader_(packet) {}
     read_stream(const void* data, std::size_t size) noexcept : reader_(data, size) {}
 
-    NETSER_INLINE bool process_bits(std::uint64_t& value, int n) noexcept {
+    [[nodiscard]] NETSER_INLINE bool process_bits(std::uint64_t& value, int n) noexcept {
         if (reader_.read_bits(value, n)) [[likely]] return true;
         return fail(errc::overflow, bits_processed());
     }
     /// Skips to the next byte boundary; the padding must be zero.
-    bool align() noexcept {
+    [[nodiscard]] bool align() noexcept {
         const std::size_t at = bits_processed();
         std::uint64_t padding = 0;
         if (!process_bits(padding, reader_.align_bits())) return false;
@@ -243,7 +264,7 @@ public:
         return true;
     }
     int align_bits() const noexcept { return reader_.align_bits(); }
-    bool process_bytes(std::byte* data, std::size_t n) noexcept {
+    [[nodiscard]] bool process_bytes(std::byte* data, std::size_t n) noexcept {
         if (reader_.read_bytes(data, n)) [[likely]] return true;
         return fail(errc::overflow, bits_processed());
     }
@@ -258,6 +279,29 @@ public:
     /// Bits of the packet not yet read: a count must fit in these before anything is allocated.
     std::size_t bits_remaining() const noexcept { return reader_.bits_remaining(); }
 
+    /// The allocation budget of this read, in bytes. What a read allocates for elements
+    /// that take fewer bits than their bytes justify (detail::paid_bytes_per_bit) is
+    /// charged before it is allocated (count x element size): elements of no bits (sparse
+    /// slots, one-value ranges), large elements of few bits, owned objects of more than
+    /// 128 bytes. A charge past the budget fails with too_large. The other elements are
+    /// paid for by their bits: at most 1 KiB per byte of packet. So a read allocates at
+    /// most max_allocation() + 1 KiB per packet byte, whatever the type (recursive types
+    /// included). default_max_allocation(packet size) unless set.
+    std::size_t max_allocation() const noexcept {
+        return set_allocation_ == 0 ? default_max_allocation(reader_.size_bytes()) : set_allocation_ - 1;
+    }
+    void set_max_allocation(std::size_t bytes) noexcept { set_allocation_ = bytes == SIZE_MAX ? bytes : bytes + 1; }
+    /// The bytes charged so far.
+    std::size_t allocated() const noexcept { return charged_; }
+    /// Charges `count` objects of `size` bytes: false, charging nothing, past the budget.
+    [[nodiscard]] bool charge_allocation(std::size_t count, std::size_t size) noexcept {
+        if (size != 0 && count > SIZE_MAX / size) [[unlikely]] return false; // a constant where size is
+        const std::size_t bytes = count * size, max = max_allocation();
+        if (bytes > (charged_ < max ? max - charged_ : 0)) [[unlikely]] return false;
+        charged_ += bytes;
+        return true;
+    }
+
 private:
     NETSER_COLD void fail_cold(errc code, std::size_t bit) noexcept {
         record(code, bit);
@@ -265,6 +309,10 @@ private:
     }
 
     bit_reader reader_;
+    // Both zero for a new stream (nothing to compute per packet): the budget is then the
+    // default for the packet's size; set_max_allocation stores budget + 1.
+    std::size_t set_allocation_ = 0;
+    std::size_t charged_ = 0;
 };
 
 /// Counts the bits a write would produce, without a buffer.
@@ -279,14 +327,14 @@ public:
 
     explicit measure_stream(std::size_t start_bit = 0) noexcept : start_(start_bit) {}
 
-    NETSER_INLINE bool process_bits(std::uint64_t, int n) noexcept {
+    [[nodiscard]] NETSER_INLINE bool process_bits(std::uint64_t, int n) noexcept {
         if (!ok() || static_cast<unsigned>(n) > 64u) [[unlikely]] return fail(errc::overflow, bits_processed());
         bits_ += static_cast<unsigned>(n);
         return true;
     }
-    bool align() noexcept { return process_bits(0, align_bits()); }
+    [[nodiscard]] bool align() noexcept { return process_bits(0, align_bits()); }
     int align_bits() const noexcept { return static_cast<int>((8 - (start_ + bits_) % 8) % 8); }
-    bool process_bytes(const std::byte*, std::size_t n) noexcept {
+    [[nodiscard]] bool process_bytes(const std::byte*, std::size_t n) noexcept {
         if (!ok() || align_bits() != 0) [[unlikely]] return fail(errc::overflow, bits_processed());
         bits_ += n * 8;
         return true;
@@ -334,6 +382,50 @@ bool failed_from(S& s, std::size_t at) noexcept {
     error& e = s.error();
     if (e.bit > at) e.bit = at;
     return false;
+}
+
+/// Runs hand-written code f (a user type's serialize function, netser::named's function)
+/// marked as such on the stream (stream_state::enter_user_code); f's result.
+template <stream S, class F>
+NETSER_INLINE bool call_user_code(S& s, F&& f) {
+    if constexpr (requires { s.enter_user_code(); s.leave_user_code(); }) {
+        s.enter_user_code();
+        const bool ok = static_cast<bool>(f());
+        s.leave_user_code();
+        if (ok) [[likely]] return true;
+        s.error().end_continued(); // whatever it went on with after a failure is over
+        return false;
+    } else {
+        return static_cast<bool>(f());
+    }
+}
+
+/// Whether a serialize on s was called from hand-written code (its root is provisional).
+template <stream S>
+bool in_user_code(const S& s) noexcept {
+    if constexpr (requires { s.in_user_code(); }) return s.in_user_code();
+    else return false;
+}
+
+/// How many bytes of elements a bit read may pay for: an element of at least b bits and
+/// at most 128 b bytes is bounded by the packet's length (1 KiB per byte) and is not
+/// charged to the allocation budget.
+inline constexpr std::size_t paid_bytes_per_bit = 128;
+
+/// Charges a reader's allocation budget (read_stream::charge_allocation) for `count`
+/// elements of `bytes` bytes that take at least `min_bits` bits each, before they are
+/// allocated, unless their bits pay for them (paid_bytes_per_bit); past the budget, fails
+/// with too_large at bit `at`. A stream without a budget (writers, measurers) pays nothing.
+template <stream S>
+NETSER_INLINE bool charge_allocation(S& s, std::size_t count, std::size_t bytes, std::size_t min_bits,
+                                     std::size_t at) noexcept {
+    if constexpr (requires {
+                      { s.charge_allocation(count, bytes) } -> std::same_as<bool>;
+                  }) {
+        if (bytes > paid_bytes_per_bit * min_bits && !s.charge_allocation(count, bytes)) [[unlikely]]
+            return s.fail(errc::too_large, at);
+    }
+    return true;
 }
 
 } // namespace detail

@@ -160,7 +160,7 @@ NETSER_INLINE errc from_code(std::uint64_t code, float& v, const quantization& q
 /// its bits; a failure is reported at the value's first bit.
 template <stream S, class T, class E>
     requires is_fixed_width<E>
-NETSER_INLINE bool serialize_code(S& s, T& v, const E& e) noexcept {
+[[nodiscard]] NETSER_INLINE bool serialize_code(S& s, T& v, const E& e) noexcept {
     const std::size_t at = s.bits_processed();
     std::uint64_t code = 0;
     if constexpr (!S::is_reading) {

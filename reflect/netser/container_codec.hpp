@@ -7,6 +7,7 @@
 #include <netser/encoding.hpp>
 #include <netser/primitives.hpp>
 #include <netser/relative_index.hpp>
+#include <netser/scalar_codec.hpp> // the fixed-width elements of sequences (same_encoded, apply_delta)
 #include <netser/visitor.hpp>
 
 #include <cstddef>
@@ -34,10 +35,12 @@ bool apply_delta(S& s, std::string& v, const std::string&, text_encoding e, cons
 }
 
 /// A count in [0, max]: checked against max (too_large) and, on read, against the bits
-/// left for `min_element_bits` each (overflow), before anything is allocated.
+/// left for `min_element_bits` each (overflow) and against the read's allocation budget
+/// for `element_bytes` each (too_large, for elements their bits do not pay for), before
+/// anything is allocated.
 template <stream S>
-NETSER_INLINE bool serialize_count(S& s, std::uint64_t& count, std::size_t max,
-                                   std::size_t min_element_bits) noexcept {
+NETSER_INLINE bool serialize_count(S& s, std::uint64_t& count, std::size_t max, std::size_t min_element_bits,
+                                   std::size_t element_bytes) noexcept {
     const std::size_t at = s.bits_processed();
     if constexpr (!S::is_reading)
         if (count > max) [[unlikely]] return s.fail(errc::too_large, at);
@@ -46,8 +49,21 @@ NETSER_INLINE bool serialize_count(S& s, std::uint64_t& count, std::size_t max,
         if (count > max) [[unlikely]] return s.fail(errc::too_large, at);
         if (min_element_bits != 0 && count > s.bits_remaining() / min_element_bits) [[unlikely]]
             return s.fail(errc::overflow, at);
+        return charge_allocation(s, static_cast<std::size_t>(count), element_bytes, min_element_bits, at);
     }
     return true;
+}
+
+/// What a reader charges its allocation budget per element of a container C: the
+/// element, and for node-based containers (maps, sets) the node's links and, for hashed
+/// ones, a bucket.
+template <class C>
+constexpr std::size_t element_footprint() noexcept {
+    using V = typename C::value_type;
+    if constexpr (std::is_same_v<V, bool>) return 1; // std::vector<bool>: a byte, generously
+    else if constexpr (requires(const C& c) { c.bucket_count(); }) return sizeof(V) + 5 * sizeof(void*);
+    else if constexpr (requires { typename C::key_type; }) return sizeof(V) + 4 * sizeof(void*);
+    else return sizeof(V);
 }
 
 inline bool same_encoded(const std::string& v, const std::string& b, text_encoding e) noexcept {
@@ -57,7 +73,7 @@ inline bool same_encoded(const std::string& v, const std::string& b, text_encodi
 template <stream S, class T, class Allocator, class E>
 NETSER_INLINE_LARGE bool apply_encoding(S& s, std::vector<T, Allocator>& v, sequence_encoding<E> e) {
     std::uint64_t count = v.size();
-    if (!serialize_count(s, count, e.max_size, e.min_element_bits)) return false;
+    if (!serialize_count(s, count, e.max_size, e.min_element_bits, sizeof(T))) return false;
     // Every element's read assigns it, so the old elements need no reset (no memset).
     if constexpr (S::is_reading) v.resize(static_cast<std::size_t>(count));
     // Through a pointer and a count: a store to a char element may alias v's own
@@ -115,7 +131,7 @@ NETSER_INLINE_LARGE bool apply_encoding(S& s, T& v, vector_encoding<P>) {
     using EP = without<P, attr_kind::max_size>;
     using E = typename T::value_type;
     std::uint64_t count = v.size();
-    if (!serialize_count(s, count, max, min_bits_value<EP, E>())) return false;
+    if (!serialize_count(s, count, max, min_bits_value<EP, E>(), element_footprint<T>())) return false;
     if constexpr (S::is_reading) {
         v.clear();
         v.resize(static_cast<std::size_t>(count));
@@ -132,6 +148,29 @@ NETSER_INLINE_LARGE bool apply_encoding(S& s, T& v, vector_encoding<P>) {
     }
 }
 
+// A hash table (std::unordered_map) filled from a packet: keys chosen to share a bucket
+// would make each insertion walk all the others (23 s for a 1 MiB message), so a read
+// refuses a key that makes its bucket hold more than max_keys_per_bucket (too_large).
+// Keys a hash spreads fill a bucket that far with a chance below 1e-14 per bucket.
+template <class T>
+concept is_hashed = requires(const T& c) { c.bucket_count(); };
+
+inline constexpr std::size_t max_keys_per_bucket = 16;
+
+// Whether the bucket of the element at `it` holds more than max_keys_per_bucket keys.
+// (Counted up to one more: the walk is as short as the bound, whatever the bucket.)
+template <class T>
+bool crowded_bucket(const T& c, typename T::const_iterator it) {
+    const std::size_t bucket = [&] {
+        if constexpr (is_map<T>::value) return c.bucket(it->first);
+        else return c.bucket(*it);
+    }();
+    std::size_t keys = 0;
+    for (auto i = c.begin(bucket), end = c.end(bucket); i != end; ++i)
+        if (++keys > max_keys_per_bucket) return true;
+    return false;
+}
+
 // std::map / std::unordered_map (attributes apply to the mapped values) and std::set
 // (they apply to the keys). A key sent twice fails the read with invalid_value.
 template <stream S, class T, class P>
@@ -146,24 +185,38 @@ bool apply_encoding(S& s, T& c, associative_encoding<P>) {
         else return min_bits_value<KP, K>();
     }();
     std::uint64_t count = c.size();
-    if (!serialize_count(s, count, max, min_element)) return false;
+    if (!serialize_count(s, count, max, min_element, element_footprint<T>())) return false;
     if constexpr (S::is_reading) {
-        c.clear();
+        if constexpr (is_hashed<T>) {
+            // A table sized for the count alone, whatever c held: the same packet meets
+            // the same buckets, and nothing rehashes while reading.
+            T fresh(0, c.hash_function(), c.key_eq(), c.get_allocator());
+            fresh.reserve(static_cast<std::size_t>(count));
+            c.swap(fresh);
+        } else {
+            c.clear();
+        }
         for (std::size_t i = 0; i < count; ++i) {
             const std::size_t at = s.bits_processed();
             K key{};
             if (!serialize_value<KP>(s, key)) [[unlikely]] return fail_at_index(s, i);
-            bool inserted = false;
+            std::pair<typename T::iterator, bool> inserted;
             if constexpr (is_map_type) {
                 typename T::mapped_type value{};
                 if (!serialize_value<EP>(s, value)) [[unlikely]] return fail_at_index(s, i);
-                inserted = c.emplace(std::move(key), std::move(value)).second;
+                inserted = c.emplace(std::move(key), std::move(value));
             } else {
-                inserted = c.insert(std::move(key)).second;
+                inserted = c.insert(std::move(key));
             }
-            if (!inserted) [[unlikely]] {
+            if (!inserted.second) [[unlikely]] {
                 s.fail(errc::invalid_value, at);
                 return fail_at_index(s, i);
+            }
+            if constexpr (is_hashed<T>) {
+                if (crowded_bucket(c, inserted.first)) [[unlikely]] {
+                    s.fail(errc::too_large, at);
+                    return fail_at_index(s, i);
+                }
             }
         }
         return true;
@@ -296,15 +349,23 @@ bool delta_vector(S& s, V& v, const V& b, std::size_t max, std::size_t min_eleme
     bool same_count = v.size() == b.size();
     if (!serialize_bool(s, same_count)) return false;
     std::uint64_t count = same_count ? b.size() : v.size();
-    if (!same_count && !serialize_count(s, count, max, 0)) return false;
+    if (!same_count && !serialize_count(s, count, max, 0, 0)) return false;
     if constexpr (S::is_reading) {
         if (count > max) [[unlikely]] return s.fail(errc::too_large, at); // a baseline above max_size
-        if (count > b.size() && min_element_bits != 0 &&
-            count - b.size() > s.bits_remaining() / min_element_bits) [[unlikely]]
-            return s.fail(errc::overflow, at);
-        v.resize(static_cast<std::size_t>(count));
+        if (count > b.size()) { // the new elements: the baseline's are the reader's own
+            const std::size_t added = static_cast<std::size_t>(count) - b.size();
+            if (min_element_bits != 0 && added > s.bits_remaining() / min_element_bits) [[unlikely]]
+                return s.fail(errc::overflow, at);
+            if (!charge_allocation(s, added, element_footprint<V>(), min_element_bits, at)) return false;
+        }
     }
     const std::size_t both = count < b.size() ? static_cast<std::size_t>(count) : b.size();
+    if constexpr (S::is_reading) {
+        // The new elements are read into fresh ones, as into a fresh vector: what v held
+        // there before (members a read leaves alone, such as skip) is not kept.
+        if (v.size() > both) v.resize(both);
+        v.resize(static_cast<std::size_t>(count));
+    }
     const auto keep = [&](std::size_t i) {
         if constexpr (std::is_same_v<V, std::vector<bool, typename V::allocator_type>>) v[i] = b[i];
         else copy_value(v[i], b[i]);

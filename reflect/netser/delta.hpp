@@ -22,14 +22,16 @@ struct serialize_delta_fn {
     /// baseline must be the value as the reader holds it (see as_received). On failure
     /// the stream's error holds the code, the bit and the member path.
     template <stream S, class T>
-    bool operator()(S& s, T& obj, const std::remove_const_t<T>& baseline) const {
+    [[nodiscard]] bool operator()(S& s, T& obj, const std::remove_const_t<T>& baseline) const {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
         using U = std::remove_const_t<T>;
+        if constexpr (has_late_checks<U>) { // a mistake in a member: one short error that names it
+            [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<U**>(nullptr), static_cast<void*>(nullptr));
+        }
         [[maybe_unused]] constexpr bool checked = members_checked<U>(); // a mistake: one short error
         auto& target = const_cast<U&>(obj); // writers only read through it
         if (serialize_delta_value<no_attrs>(s, target, baseline)) [[likely]] return true;
-        s.error().prepend_member(root_name<U>());
-        s.error().seal();
+        root_failed_path(s, root_name<U>());
         return false;
     }
 };
@@ -71,8 +73,8 @@ error as_received(const T& obj, T& out, void* context = nullptr) {
     const auto bytes = w.finish();
     read_stream r(bytes.data(), bytes.size());
     r.set_context(context);
-    serialize(r, out);
-    return r.error();
+    if (!serialize(r, out)) return r.error();
+    return {};
 }
 
 } // namespace netser

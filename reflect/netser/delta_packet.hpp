@@ -92,9 +92,10 @@ class delta_packet_reader {
 public:
     delta_packet_reader(std::span<const std::byte> packet, packet_options options = {}) noexcept
         : packet_(packet), stream_(packet) {
-        if (detail::open_framed(stream_, packet, detail::delta_protocol_id_of<T>(options), options.context) &&
-            serialize_bits(stream_, header_.sequence, 16))
-            serialize_bits(stream_, header_.baseline, 16);
+        // A failure is kept in the stream: error() tells.
+        [[maybe_unused]] const bool opened =
+            detail::open_framed(stream_, packet, detail::delta_protocol_id_of<T>(options), options) &&
+            serialize_bits(stream_, header_.sequence, 16) && serialize_bits(stream_, header_.baseline, 16);
     }
     delta_packet_reader(const void* data, std::size_t size, packet_options options = {}) noexcept
         : delta_packet_reader(std::span<const std::byte>(static_cast<const std::byte*>(data), size), options) {}

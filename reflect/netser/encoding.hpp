@@ -368,9 +368,33 @@ constexpr misuse member_misuse_at() noexcept {
     }
 }
 
+/// Whether member I of C is left to the late checks (NETSER_DETAIL_CHECK_LATE): it holds
+/// a class the early checks do not look into, and they found nothing (a description
+/// that does not compile has had its error). Late is the check's own template
+/// parameter, so that nothing is looked up before it is instantiated.
+template <class C, std::size_t I, class Late>
+constexpr bool is_checked_late() noexcept {
+    if constexpr (!described<C> || !holds_opaque<member_type<C, I>>) return false;
+    else return member_misuse_at<C, I>() == misuse::none;
+}
+template <class C, std::size_t I, class Late>
+inline constexpr bool checked_late = is_checked_late<C, I, Late>();
+
+/// Whether C has late checks (NETSER_STRUCT; NETSER_CLASS has none).
+template <class C>
+concept has_late_checks = requires { netser_check_late(static_cast<C**>(nullptr), static_cast<void*>(nullptr)); };
+
+/// The mistake of member I of C with everything it holds looked into.
+template <class C, std::size_t I, class Late>
+constexpr misuse late_misuse_at() noexcept {
+    using P = member_attrs<C, I>;
+    return misuse_in<decltype(classify<value_provider<P>, member_type<C, I>, false>())>;
+}
+
 // Whether NETSER_STRUCT named mistake K found in P: P holds a member's attributes, and
 // its checks saw the mistake (they see all of a member without classes in it, and else
-// what is outside them).
+// what is outside them), or its late checks did (instantiated here: the first walk that
+// meets the mistake reports it by the member's name).
 template <class P, misuse K>
 constexpr bool reported_by_macro() noexcept {
     using M = provider_member<P>;
@@ -380,7 +404,14 @@ constexpr bool reported_by_macro() noexcept {
         return false;
     } else {
         using C = typename M::owner;
-        return !holds_opaque<member_type<C, M::index>> || member_misuse_at<C, M::index>() != misuse::none;
+        if constexpr (!holds_opaque<member_type<C, M::index>> || member_misuse_at<C, M::index>() != misuse::none) {
+            return true;
+        } else if constexpr (has_late_checks<C>) {
+            [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<C**>(nullptr), static_cast<void*>(nullptr));
+            return late_misuse_at<C, M::index, void>() != misuse::none;
+        } else {
+            return false;
+        }
     }
 }
 

@@ -21,9 +21,9 @@ class link_context {
 public:
     /// Registers object under id (id >= 1). Returns false if id or object is taken.
     template <class T>
-    bool add(T* object, std::uint32_t id) {
+    [[nodiscard]] bool add(T* object, std::uint32_t id) {
         if (id == 0 || object == nullptr || by_id_.count(id) != 0 || by_object_.count(object) != 0) return false;
-        by_id_.emplace(id, entry{object, type_tag<T>()});
+        by_id_.emplace(id, entry{object, type_tag<std::remove_cv_t<T>>()});
         by_object_.emplace(object, id);
         return true;
     }
@@ -32,6 +32,14 @@ public:
     std::uint32_t id_of(const void* object) const noexcept {
         const auto it = by_object_.find(object);
         return it == by_object_.end() ? 0 : it->second;
+    }
+
+    /// The id of object as a T: 0 when it is not registered, or registered as another
+    /// type (a reader's object_of<T> would not find it).
+    template <class T>
+    std::uint32_t id_of_typed(const T* object) const noexcept {
+        const std::uint32_t id = id_of(object);
+        return id != 0 && by_id_.find(id)->second.type == type_tag<std::remove_cv_t<T>>() ? id : 0;
     }
 
     /// The object of type T registered under id; nullptr when there is none.
@@ -60,8 +68,9 @@ private:
 enum class unknown_link { null, fail };
 
 /// linked(bits): a T* member sent as its id in `bits` bits (0 = nullptr). Writing an
-/// unregistered object, having no link_context attached, or bits outside [1, 32] fails
-/// with invalid_value; an id that needs more than `bits` bits fails with out_of_range.
+/// unregistered object or one registered as another type than T (which a reader could
+/// not find), having no link_context attached, or bits outside [1, 32] fails with
+/// invalid_value; an id that needs more than `bits` bits fails with out_of_range.
 /// Reading an unknown id, or one registered for another type, gives nullptr, or fails
 /// with invalid_value when the attribute says unknown_link::fail.
 struct linked {
@@ -84,7 +93,7 @@ struct linked {
         std::uint32_t id = 0;
         if constexpr (!S::is_reading) {
             if (pointer != nullptr) {
-                id = links->id_of(pointer);
+                id = links->id_of_typed(pointer);
                 if (id == 0) [[unlikely]] return s.fail(errc::invalid_value, at);
             }
         }

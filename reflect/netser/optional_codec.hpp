@@ -29,8 +29,14 @@ NETSER_INLINE bool serialize_presence(S& s, T& v, bool& present) {
     present = static_cast<bool>(v);
     if (!serialize_bool(s, present)) return false;
     if constexpr (S::is_reading) {
-        if (present) engage(v);
-        else v.reset();
+        if (present) {
+            if constexpr (is_unique_ptr<T>::value) // an owned object paid for by its presence bit, unless large
+                if (!charge_allocation(s, 1, sizeof(typename T::element_type), 1, s.bits_processed() - 1))
+                    return false;
+            engage(v);
+        } else {
+            v.reset();
+        }
     }
     return true;
 }

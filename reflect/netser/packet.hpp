@@ -43,9 +43,12 @@ struct packet_options {
     /// Attached to the packet's stream with set_context (a link_context* for
     /// netser::linked members), for codecs that read s.context(). Never sent.
     void* context = nullptr;
+    /// A reader's allocation budget in bytes (read_stream::set_max_allocation);
+    /// read_stream::default_max_allocation(packet size) when not set.
+    std::optional<std::size_t> max_allocation = std::nullopt;
 };
 
-struct packet_write_result {
+struct [[nodiscard]] packet_write_result {
     std::span<const std::byte> bytes; ///< the packet, inside the caller's buffer
     netser::error error;              ///< code none on success
 };
@@ -96,8 +99,9 @@ packet_write_result write_framed(std::vector<std::byte>& out, std::uint32_t prot
 
 // The first stage of reading a packet: the CRC, checked before anything is decoded.
 inline bool open_framed(read_stream& r, std::span<const std::byte> packet, std::uint32_t protocol_id,
-                        void* context) noexcept {
-    r.set_context(context);
+                        const packet_options& options) noexcept {
+    r.set_context(options.context);
+    if (options.max_allocation) r.set_max_allocation(*options.max_allocation);
     std::uint32_t crc = 0;
     if (!serialize_bits(r, crc, 32)) return false;
     if (crc != packet_crc(protocol_id, packet.subspan(4))) return r.fail(errc::bad_crc, 0);
@@ -147,7 +151,7 @@ packet_write_result write_packet(std::vector<std::byte>& out, const T& msg, pack
 template <class T>
 error read_packet(std::span<const std::byte> packet, T& msg, packet_options options = {}) {
     read_stream r(packet);
-    if (!detail::open_framed(r, packet, detail::protocol_id_of<T>(options), options.context) || !serialize(r, msg))
+    if (!detail::open_framed(r, packet, detail::protocol_id_of<T>(options), options) || !serialize(r, msg))
         return r.error();
     return detail::close_framed(r, packet);
 }

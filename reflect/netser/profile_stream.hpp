@@ -42,7 +42,7 @@ public:
     /// measure fails (a value a write would refuse). The context and the nesting
     /// limit set on the stream stay for every packet.
     template <class T>
-    bool profile(const T& obj) {
+    [[nodiscard]] bool profile(const T& obj) {
         return profile_with(obj, [&] { return serialize(*this, obj); });
     }
 
@@ -50,7 +50,7 @@ public:
     /// of a container's element list (which elements changed) count in the container's
     /// row, not in its elements' ("cubes" minus "cubes[]").
     template <class T>
-    bool profile_delta(const T& obj, const T& baseline) {
+    [[nodiscard]] bool profile_delta(const T& obj, const T& baseline) {
         return profile_with(obj, [&] { return serialize_delta(*this, obj, baseline); });
     }
 

@@ -4,6 +4,7 @@
 #include <netser/bounds.hpp>
 #include <netser/codec.hpp>
 #include <netser/description.hpp>
+#include <netser/named.hpp>
 #include <netser/stream.hpp>
 
 #include <cstddef>
@@ -31,7 +32,7 @@ bool serialize_root(S& s, U& target) {
     else
         ok = serialize_struct_call<no_attrs>(s, target);
     if (ok) [[likely]] return true;
-    seal_failed_path(s.error(), root_name<U>());
+    root_failed_path(s, root_name<U>());
     return false;
 }
 
@@ -55,15 +56,18 @@ struct serialize_fn {
     /// stream in registers, as it would with a hand-written serialize function. Any
     /// other type is one call.
     template <stream S, class T>
-    NETSER_INLINE bool operator()(S& s, T& obj) const {
+    [[nodiscard]] NETSER_INLINE bool operator()(S& s, T& obj) const {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
         using U = std::remove_const_t<T>;
+        if constexpr (has_late_checks<U>) { // a mistake in a member: one short error that names it
+            [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<U**>(nullptr), static_cast<void*>(nullptr));
+        }
         [[maybe_unused]] constexpr bool checked = members_checked<U>(); // a mistake: one short error
         auto& target = const_cast<U&>(obj); // writers only read through it
         if constexpr (inline_root<S, U>()) {
             if (struct_body<no_attrs, U>::inlined(s, target)) [[likely]]
                 return true;
-            seal_failed_path(s.error(), root_name<U>());
+            root_failed_path(s, root_name<U>());
             return false;
         } else if constexpr (described<U> && !adl::has_serialize<S, U> && !is_recursive_type<U>()) {
             return struct_body<no_attrs, U>::root(s, target);
@@ -81,6 +85,9 @@ inline constexpr detail::serialize_fn serialize{};
 /// The most bits T can take on the wire, at compile time.
 template <class T>
 constexpr std::size_t max_bits() noexcept {
+    if constexpr (detail::has_late_checks<T>) { // a mistake in a member: one short error that names it
+        [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<T**>(nullptr), static_cast<void*>(nullptr));
+    }
     constexpr detail::bit_bounds b = detail::value_bounds<detail::no_attrs, T>();
     static_assert(b.bounded, "netser: max_bits needs a bound for every member; a type with its own serialize "
                              "function must also define constexpr std::size_t netser_max_bits(const T*)");

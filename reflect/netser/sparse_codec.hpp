@@ -23,7 +23,8 @@ bool apply_encoding(S& s, T& v, sparse_encoding<P>) {
         constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
         static_assert(max < 0x7fffffff, "netser: netser::sparse supports at most 2^31 - 2 slots");
         std::uint64_t count = v.size();
-        if (!serialize_count(s, count, max, 0)) return false;
+        // Absent slots take no bits: the allocation budget is what bounds them.
+        if (!serialize_count(s, count, max, 0, element_footprint<T>())) return false;
         if constexpr (S::is_reading) {
             v.clear();
             v.resize(static_cast<std::size_t>(count));

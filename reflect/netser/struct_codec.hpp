@@ -450,11 +450,11 @@ NETSER_INLINE bool member_step(S& s, void* obj, T&, special_member<C, I>, run_st
     return serialize_member<C, I>(s, *static_cast<C*>(obj)) || step_failed(run, at, failure::reported);
 }
 
-// The top of a failed serialize: the root of the member path, which then stays as it is
-// (errors are sticky: a call on a stream that failed before leaves its path alone).
-NETSER_COLD inline void seal_failed_path(error& e, std::string_view root) noexcept {
-    e.prepend_member(root);
-    e.seal();
+// The top of a failed serialize: the root of the member path, final unless the serialize
+// was called from hand-written code (error::prepend_root).
+template <stream S>
+NETSER_COLD void root_failed_path(S& s, std::string_view root) noexcept {
+    s.error().prepend_root(root, in_user_code(s));
 }
 
 // A described struct's bases, then its members (the components of a vector-like struct
@@ -508,7 +508,7 @@ struct struct_body<P, C, L<B...>, std::index_sequence<I...>> {
     }
 NETSER_DETAIL_STRUCT_BODY(inlined, )
 NETSER_DETAIL_STRUCT_BODY(function, )
-NETSER_DETAIL_STRUCT_BODY(root, seal_failed_path(s.error(), value_name<C>());)
+NETSER_DETAIL_STRUCT_BODY(root, root_failed_path(s, value_name<C>());)
 #undef NETSER_DETAIL_STRUCT_BODY
 
 // Small structs of fixed-width values (the hot per-entity state: flags, quantized

@@ -27,9 +27,11 @@ NETSER_INLINE bool apply_encoding(S& s, T& v, user_attribute_encoding<P>) {
     return P::value.user().serialize(s, v);
 }
 
+// A user type's serialize is hand-written code: a serialize it calls roots its path for
+// this walk to complete (stream_state::enter_user_code).
 template <stream S, class T>
 NETSER_INLINE bool apply_encoding(S& s, T& v, user_type_encoding) {
-    return adl::call(s, v);
+    return call_user_code(s, [&] { return adl::call(s, v); });
 }
 
 // ---- delta --------------------------------------------------------------------------
@@ -50,8 +52,10 @@ constexpr bool has_own_delta() noexcept {
 
 template <class P, stream S, class T>
 bool own_delta(S& s, T& v, const T& b) {
-    if constexpr (std::is_same_v<encoding_t<P, T>, user_type_encoding>) return adl::call_delta(s, v, b);
-    else return P::value.user().serialize_delta(s, v, b);
+    if constexpr (std::is_same_v<encoding_t<P, T>, user_type_encoding>)
+        return call_user_code(s, [&] { return adl::call_delta(s, v, b); });
+    else
+        return P::value.user().serialize_delta(s, v, b);
 }
 
 // Whether v and b write the same bits (at most max_bits each). A value that cannot be

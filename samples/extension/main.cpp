@@ -339,7 +339,7 @@ bool delta_round_trip(const game::Missile& before) {
     netser::write_stream w(buffer);
     if (!netser::serialize_delta(w, now, baseline)) return failed("delta write", w.error());
     netser::measure_stream plain;
-    netser::serialize(plain, now);
+    if (!netser::serialize(plain, now)) return failed("plain measure", plain.error());
     std::printf("  size       %zu bits as a delta, %zu bits whole; netser::max_delta_bits<Missile>() = %zu\n",
                 w.bits_processed(), plain.bits_processed(), netser::max_delta_bits<game::Missile>());
     const auto bytes = w.finish();
@@ -389,7 +389,7 @@ int main() {
     // The Vec3 codec's primitives: a forged component code above 204800 fails the read.
     std::array<std::byte, netser::max_bytes<game::Missile>()> good{};
     netser::write_stream w2(good);
-    netser::serialize(w2, m);
+    if (!netser::serialize(w2, m)) return failed("write", w2.error()) ? 0 : 1;
     const std::size_t size = w2.finish().size();
     std::array<std::byte, netser::max_bytes<game::Missile>()> forged = good;
     forged[1] |= std::byte{0xFC}; // bits 10..15: the top of position.x's 18-bit code (bits 10..27)

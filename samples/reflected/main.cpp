@@ -400,7 +400,7 @@ int main() {
     // Both peers know the home base by the same network id (the book's LinkingContext).
     robo::HomeBase base("Cattery");
     netser::link_context links;
-    links.add<robo::GameObject>(&base, 7);
+    if (!links.add<robo::GameObject>(&base, 7)) return 1;
 
     const robo::RoboCat fuzzy(5, 2, &base, "Fuzzy", {3, 17, 256}, robo::Vector3{-120.5f, 0.f, 1999.9f},
                               robo::Quaternion{0.f, 0.f, 0.70710677f, 0.70710677f});
@@ -427,7 +427,7 @@ int main() {
     std::array<std::byte, netser::max_bytes<robo::RoboCat>()> buffer{};
     netser::write_stream w(buffer);
     w.set_context(&links);
-    netser::serialize(w, fuzzy);
+    if (!netser::serialize(w, fuzzy)) return 1;
     const auto full = w.finish();
     ok &= expect_rejected<robo::RoboCat>("RoboCat cut 2 bytes short:", full.first(full.size() - 2),
                                          netser::errc::overflow, &links);

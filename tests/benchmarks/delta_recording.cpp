@@ -239,9 +239,9 @@ int main(int argc, char** argv) {
         const auto bytes = w.finish();
         netser::read_stream r(bytes.data(), bytes.size());
         if (!netser::serialize_delta(r, *decoded, base) || decoded->cubes != now.cubes) ++mismatches;
-        profile.profile_delta(now, base);
+        if (!profile.profile_delta(now, base)) ++mismatches;
         netser::measure_stream m;
-        netser::serialize(m, now);
+        if (!netser::serialize(m, now)) ++mismatches;
         plain_bits += m.bits_processed();
         for (std::size_t i = 0; i < recording::cube_count; ++i) changed_cubes += now.cubes[i] == base.cubes[i] ? 0u : 1u;
         ++encoded;

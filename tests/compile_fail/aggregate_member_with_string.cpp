@@ -1,6 +1,6 @@
-// expect: netser: a plain aggregate \(no NETSER_STRUCT\) has default encodings only.*describe the struct with NETSER_STRUCT
+// expect: netser: Packet\.hello: a plain aggregate \(no NETSER_STRUCT\) has default encodings only.*describe the struct with NETSER_STRUCT
 // NETSER_STRUCT(Packet) cannot look into Hello (it may be described later), so this is
-// found when Packet is first encoded, and reported there once, without a member name.
+// found when Packet is first encoded, and reported there once, by the member's name.
 // Fix: NETSER_STRUCT(Hello, id, (name, netser::max_length(16))).
 #include <netser/netser.hpp>
 

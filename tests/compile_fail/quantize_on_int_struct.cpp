@@ -1,6 +1,6 @@
-// expect: netser: an integer member takes netser::range, netser::bits or netser::common
+// expect: netser: Body\.pos: an integer member takes netser::range, netser::bits or netser::common
 // The attributes of a struct member apply to the struct's members (here ints), which
-// is found when Body is first encoded. Fix: netser::range(0, 100), or float members.
+// is found when Body is first encoded, and named. Fix: netser::range(0, 100), or float members.
 #include <netser/netser.hpp>
 
 namespace game {

@@ -180,3 +180,67 @@ TEST_CASE("a stream failure records the code and bit and the caller adds the pat
     CHECK(w.error().bit == 7);
     CHECK(w.error().path() == "Squad.units[1].hull");
 }
+
+TEST_CASE("a nested root stays provisional: name_member replaces it, other prepends keep it", "[error]") {
+    netser::error e;
+    e.prepend_member("x");
+    e.prepend_root("Inner", true); // a serialize called from hand-written code
+    CHECK(e.path() == "Inner.x");
+    e.name_member("pc"); // netser::named around that call
+    CHECK(e.path() == "pc.x");
+    e.prepend_root("Outer"); // the top: final
+    CHECK(e.path() == "Outer.pc.x");
+    e.prepend_member("later");
+    e.name_member("later");
+    CHECK(e.path() == "Outer.pc.x");
+
+    netser::error kept;
+    kept.prepend_member("x");
+    kept.prepend_root("Inner", true);
+    kept.prepend_member("o"); // a described struct's member around the hand-written one
+    CHECK(kept.path() == "o.Inner.x");
+    kept.name_member("named"); // the root is no longer outermost: nothing is replaced
+    CHECK(kept.path() == "named.o.Inner.x");
+
+    netser::error indexed;
+    indexed.prepend_index(3);
+    indexed.prepend_root("Inner", true);
+    CHECK(indexed.path() == "Inner[3]");
+    indexed.name_member("list");
+    CHECK(indexed.path() == "list[3]");
+
+    netser::error bare;
+    bare.prepend_root("Inner", true); // the root alone
+    bare.name_member("pc");
+    CHECK(bare.path() == "pc");
+}
+
+TEST_CASE("names prepended after code went on past a failure are left out", "[error]") {
+    // A hand-written function failed a primitive, then called a serialize anyway.
+    netser::error e;
+    e.note_continued();
+    e.prepend_member("first_member_of_the_nested_struct");
+    e.prepend_index(2);
+    e.prepend_alternative("Move");
+    e.prepend_raw("raw");
+    CHECK(e.path().empty());
+    e.prepend_root("Nested", true); // the serialize that went on: no root, names resume
+    e.prepend_member("o2");
+    e.prepend_root("Holder");
+    CHECK(e.path() == "Holder.o2");
+
+    netser::error top;
+    top.prepend_member("hull");
+    top.prepend_root("Squad"); // a first call failed
+    top.note_continued();      // a second call on the failed stream
+    top.prepend_member("id");
+    top.prepend_root("Squad");
+    CHECK(top.path() == "Squad.hull");
+
+    netser::error ended;
+    ended.note_continued();
+    ended.prepend_member("ignored");
+    ended.end_continued(); // the hand-written function returned
+    ended.prepend_member("member");
+    CHECK(ended.path() == "member");
+}

@@ -298,3 +298,14 @@ TEST_CASE("serialize_quantized takes precomputed parameters", "[quantized]") {
     CHECK(netser_test::read_hex("00", [&](auto& s) { return netser::serialize_quantized(s, got, invalid); }).code ==
           errc::invalid_value);
 }
+
+// docs/attributes.md: quantize counts both ends, so a span of a whole power of two in
+// steps takes one bit more than the same span less one step.
+TEST_CASE("a span of exactly 2^n steps takes n + 1 bits, one step less takes n", "[quantized]") {
+    const auto full = netser::quantization::make(-2048.f, 2048.f, 1.f / 64);
+    CHECK(full.max_int == 262144u); // 2^18: 262145 codes
+    CHECK(full.bits == 19);
+    const auto short_of = netser::quantization::make(-2048.f, 2048.f - 1.f / 64, 1.f / 64);
+    CHECK(short_of.max_int == 262143u);
+    CHECK(short_of.bits == 18);
+}

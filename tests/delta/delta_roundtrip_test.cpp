@@ -9,7 +9,13 @@
 
 #include <boost/pfr/core.hpp>
 
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 using namespace delta_test;
 using namespace netser_fuzz;
@@ -83,6 +89,75 @@ void round_trips(std::uint64_t seed) {
 
 } // namespace
 
+namespace delta_float_bits {
+
+struct OneFloat {
+    float f = 0;
+};
+NETSER_STRUCT(OneFloat, f)
+
+struct OneDouble {
+    double d = 0;
+};
+NETSER_STRUCT(OneDouble, d)
+
+/// Raw floats inside the containers a delta walks element by element.
+struct FloatSlots {
+    std::array<float, 2> a{};
+    std::vector<double> v;
+    std::optional<float> o;
+};
+NETSER_STRUCT(FloatSlots, a, (v, netser::max_size(4)), o)
+
+} // namespace delta_float_bits
+
+TEST_CASE("a delta compares raw floats by their bits: -0 against +0 is a change, a NaN against itself is not",
+          "[delta][floats]") {
+    using namespace delta_float_bits;
+    struct pair {
+        const char* what;
+        std::uint32_t f, base_f;
+        std::uint64_t d, base_d;
+    };
+    const pair pairs[] = {
+        {"-0 against +0", 0x80000000u, 0x00000000u, 0x8000000000000000u, 0x0000000000000000u},
+        {"+0 against -0", 0x00000000u, 0x80000000u, 0x0000000000000000u, 0x8000000000000000u},
+        {"-0 against -0", 0x80000000u, 0x80000000u, 0x8000000000000000u, 0x8000000000000000u},
+        {"a NaN against the same NaN", 0x7FC00001u, 0x7FC00001u, 0x7FF8000000000001u, 0x7FF8000000000001u},
+        {"a NaN against a NaN of another payload", 0x7FC00001u, 0x7FC00002u, 0x7FF8000000000001u, 0x7FF8000000000002u},
+        {"a negative NaN against the positive one", 0xFFC00001u, 0x7FC00001u, 0xFFF8000000000001u, 0x7FF8000000000001u},
+        {"a signalling NaN against the same", 0x7F800001u, 0x7F800001u, 0x7FF0000000000001u, 0x7FF0000000000001u},
+        {"a signalling NaN against its quiet NaN", 0x7F800001u, 0x7FC00001u, 0x7FF0000000000001u, 0x7FF8000000000001u},
+    };
+    // obj against base: 1 bit when the bits are the same, else the changed bits and the
+    // value whole (raw floats send no difference); a reader, fresh or holding the
+    // baseline's value or obj's own, ends with obj's bits.
+    const auto check = [](const auto& obj, const auto& base, bool same_bits, std::size_t changed_bits) {
+        std::size_t bits = 0;
+        const std::string packet = delta_hex(obj, base, &bits);
+        CHECK(bits == (same_bits ? 1 : changed_bits));
+        using T = std::remove_cvref_t<decltype(obj)>;
+        for (const T& held : {T{}, base, obj}) {
+            T out = held;
+            REQUIRE_FALSE(read_delta(packet, out, base));
+            CHECK(plain_hex(out) == plain_hex(obj));
+        }
+    };
+    for (const pair& p : pairs) {
+        INFO(p.what);
+        const float f = std::bit_cast<float>(p.f), base_f = std::bit_cast<float>(p.base_f);
+        const double d = std::bit_cast<double>(p.d), base_d = std::bit_cast<double>(p.base_d);
+        check(OneFloat{f}, OneFloat{base_f}, p.f == p.base_f, 1 + 1 + 32);
+        check(OneDouble{d}, OneDouble{base_d}, p.d == p.base_d, 1 + 1 + 64);
+        // The struct's and a's changed bits, a's list as changed bits (2 are fewer than 3
+        // relative indices) and both elements; v: its changed bit, count kept, both
+        // elements; o: its changed bit, present, the value.
+        const std::size_t slots_changed = 1 + (1 + 1 + 2 * (1 + 32)) + (1 + 1 + 1 + 2 * (1 + 64)) + (1 + 1 + 32);
+        check(FloatSlots{{f, f}, {d, d}, f}, FloatSlots{{base_f, base_f}, {base_d, base_d}, base_f},
+              p.f == p.base_f && p.d == p.base_d, slots_changed);
+    }
+}
+
 TEST_CASE("delta round trips of every packet type of the fuzz targets", "[delta]") {
     round_trips<Player>(100);
     round_trips<Inventory>(200);
@@ -152,4 +227,30 @@ TEST_CASE("a value that cannot be written fails the delta write with its error a
     CHECK_FALSE(netser::serialize_delta(w2, obj, bad_base));
     CHECK(w2.error().code == netser::errc::out_of_range);
     CHECK(w2.error().path() == "Small.level");
+}
+
+namespace {
+struct QuantizedList {
+    std::vector<float> v;
+};
+NETSER_STRUCT(QuantizedList, (v, netser::max_size(8), netser::quantize(-1.f, 1.f, 0.01f)))
+} // namespace
+
+// A vector of quantized floats (a sequence of fixed-width codes) has a delta: it did not
+// compile (its elements' same_encoded was declared after the vector's).
+TEST_CASE("a vector of quantized floats is sent as a delta", "[delta]") {
+    QuantizedList base, value;
+    REQUIRE_FALSE(netser::as_received(QuantizedList{{0.5f, 0.25f, -1.f}}, base));
+    REQUIRE_FALSE(netser::as_received(QuantizedList{{0.5f, 0.26f, -1.f, 1.f}}, value));
+    std::array<std::byte, 64> buffer{};
+    netser::write_stream w(buffer);
+    REQUIRE(netser::serialize_delta(w, value, base));
+    const auto bytes = w.finish();
+    netser::read_stream r(bytes);
+    QuantizedList out;
+    REQUIRE(netser::serialize_delta(r, out, base));
+    CHECK(out.v == value.v);
+    netser::measure_stream m;
+    REQUIRE(netser::serialize_delta(m, base, base));
+    CHECK(m.bits_processed() == 1);
 }

@@ -122,17 +122,17 @@ TEST_CASE("smallest_three delta: hostile reads fail cleanly", "[delta][quaternio
     {
         netser::write_stream w(buffer);
         bool t = true;
-        netser::serialize_bool(w, t); // struct changed
-        netser::serialize_bool(w, t); // member changed
-        netser::serialize_bool(w, t); // same largest
-        netser::serialize_bool(w, t); // x changed
+        REQUIRE(netser::serialize_bool(w, t)); // struct changed
+        REQUIRE(netser::serialize_bool(w, t)); // member changed
+        REQUIRE(netser::serialize_bool(w, t)); // same largest
+        REQUIRE(netser::serialize_bool(w, t)); // x changed
         // Codes of [0, 510], ladder 2, 4, 8, 32: rungs [1,2] [3,4] [5,8] [9,32]. The last
         // rung (flags 0 0 0 1), sign 0 (upwards), 32 - 9 = 23 in 5 bits: x's code, near
         // the top, moves 32 steps up, past 510.
-        for (bool f : {false, false, false, true, false}) netser::serialize_bool(w, f);
+        for (bool f : {false, false, false, true, false}) REQUIRE(netser::serialize_bool(w, f));
         std::uint64_t offset = 23;
-        netser::serialize_bits(w, offset, 5);
-        for (bool f : {false, false}) netser::serialize_bool(w, f); // y, z unchanged
+        REQUIRE(netser::serialize_bits(w, offset, 5));
+        for (bool f : {false, false}) REQUIRE(netser::serialize_bool(w, f)); // y, z unchanged
         w.finish();
     }
     netser::read_stream r(buffer);

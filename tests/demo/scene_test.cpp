@@ -12,8 +12,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -197,8 +199,11 @@ TEST_CASE("--record writes the challenge's eight integers per cube", "[recording
     CHECK(codes[6] == 256);
     CHECK(codes[7] == 1);
 
-    // A frame is 901 records of 8 little-endian int32.
-    const std::string path = "scene_test_recording.bin";
+    // A frame is 901 records of 8 little-endian int32. Written to the temporary folder:
+    // the valgrind job runs this from the source tree.
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("netser_scene_test_" + std::to_string(std::random_device{}()) + ".bin"))
+                                 .string();
     {
         DeltaSnapshot frame;
         frame.cubes[900] = cube;
@@ -217,4 +222,6 @@ TEST_CASE("--record writes the challenge's eight integers per cube", "[recording
     };
     for (std::size_t k = 0; k < 8; ++k) CHECK(at(900 * 8 + k) == codes[k]);
     CHECK(at(4) == 0); // cube 0 at x = 0 m: the middle code, recorded as 0
+    in.close();
+    std::filesystem::remove(path);
 }

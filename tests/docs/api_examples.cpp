@@ -60,6 +60,19 @@ private:
 };
 // [api:end]
 
+// [api:named]
+struct Score {
+    int points = 0;
+    Player best;
+};
+// Hand-written, Glenn-style: named() gives each part its member name in error paths.
+template <netser::stream S>
+bool serialize(S& s, Score& v) {
+    return netser::named(s, "points", [&] { return netser::serialize_int(s, v.points, 0, 1000); }) &&
+           netser::named(s, "best", [&] { return netser::serialize(s, v.best); });
+}
+// [api:end]
+
 } // namespace api_docs
 
 using namespace api_docs;
@@ -268,6 +281,36 @@ TEST_CASE("api: error", "[api]") {
     CHECK(e.path() == "Player.health");
     CHECK(netser::to_string(e.code) == "out_of_range");
     CHECK(netser::to_string(netser::errc::missing_baseline) == "missing_baseline");
+    // [api:end]
+
+    // [api:describe]
+    // One sentence for a log line; another schema or version is pointed at the diff tool.
+    CHECK(netser::describe(netser::errc::bad_crc).find("compare with netser_schema_diff.py") != std::string_view::npos);
+    CHECK(netser::describe(netser::errc::check_failed).find("another schema or version") != std::string_view::npos);
+    // [api:end]
+
+    // [api:named-use]
+    Score score{5, Player{101, 0.f, false, Weapon::none, ""}};
+    netser::measure_stream m2;
+    CHECK_FALSE(netser::serialize(m2, score));
+    CHECK(m2.error().path() == "api_docs::Score.best.health"); // the root: Score's name as the compiler spells it
+    score.points = 1001;
+    netser::measure_stream m3;
+    CHECK_FALSE(netser::serialize(m3, score));
+    CHECK(m3.error().path() == "api_docs::Score.points");
+    // [api:end]
+}
+
+TEST_CASE("api: allocation budget", "[api]") {
+    // [api:budget]
+    std::vector<std::byte> packet(100);
+    netser::read_stream r(packet);
+    CHECK(r.max_allocation() == netser::read_stream::default_max_allocation(100)); // 1 MiB + 100 KiB
+    r.set_max_allocation(4096); // this read may allocate 4 KiB in all
+    CHECK(r.charge_allocation(100, 8)); // what the containers do before they allocate
+    CHECK(r.allocated() == 800);
+    CHECK_FALSE(r.charge_allocation(1000, 8)); // past the budget: the container fails with too_large
+    CHECK(r.allocated() == 800);
     // [api:end]
 }
 

@@ -18,6 +18,16 @@
 //   Chain     recursive chain of optionals (std::unique_ptr<Chain>)
 //   Envelope  message union: std::variant of five described messages
 //   Extremes  full-width int64/uint64 ranges, raw and finite floats and doubles
+//
+// and, for the delta targets only (delta_types): the paths a delta takes apart from a plain
+// read, each with raw and quantized floats and netser::skip members inside:
+//
+//   Fleet     vectors of structs (Ship) with skip members, an array and an optional of them,
+//             maps (of raw floats, of Ships), sparse arrays (of Ships, of raw floats),
+//             a vector of raw floats, an array of quantized ones, delta_ladder, delta_whole,
+//             a variant
+
+#include "value_walk.hpp"
 
 #include <netser/netser.hpp>
 
@@ -295,6 +305,80 @@ NETSER_STRUCT(Extremes,
     (fin_f, netser::finite),
     (fin_d, netser::finite))
 
+/// A ship: quantized floats (one with its own ladder), raw float and double, an optional,
+/// and two members never sent (a reader of a delta copies the baseline's).
+struct Ship {
+    std::uint16_t id = 0;
+    float x = 0, y = 0;
+    float heading = 0;
+    double fuel = 0;
+    std::optional<float> boost;
+    float speed = 0;
+    std::int32_t local = 0;
+    float smoothed = 0;
+};
+NETSER_STRUCT(Ship,
+    (id, netser::range(0, 4095)),
+    (x, netser::quantize(-1000.f, 1000.f, 0.01f)),
+    (y, netser::quantize(-1000.f, 1000.f, 0.01f), netser::delta_ladder(4, 64, 1024)),
+    heading,
+    fuel,
+    (boost, netser::quantize(0.f, 10.f, 0.125f)),
+    (speed, netser::quantize(0.f, 50.f, 0.25f), netser::delta_whole),
+    (local, netser::skip),
+    (smoothed, netser::skip))
+
+inline constexpr std::size_t berth_slots = 24;
+
+struct Fleet {
+    std::vector<Ship> ships;
+    std::array<Ship, 2> escorts{};
+    std::optional<Ship> flagship;
+    std::map<std::uint8_t, float> beacons;
+    std::map<std::uint16_t, Ship> docked;
+    std::array<std::optional<Ship>, berth_slots> berths;
+    std::vector<std::optional<float>> marks;
+    std::vector<float> samples;
+    std::array<float, 4> levels{};
+    std::vector<std::uint16_t> whole;
+    float gain = 0;
+    double drift = 0;
+    std::variant<float, Ship> focus;
+    std::uint8_t scratch = 0;
+};
+NETSER_STRUCT(Fleet,
+    (ships, netser::max_size(6)),
+    escorts,
+    flagship,
+    (beacons, netser::max_size(4)),
+    (docked, netser::max_size(3)),
+    (berths, netser::sparse),
+    (marks, netser::sparse, netser::max_size(12)),
+    (samples, netser::max_size(5)),
+    (levels, netser::quantize(-1.f, 1.f, 0.015625f)),
+    (whole, netser::max_size(3), netser::range(0, 1000), netser::delta_whole),
+    gain,
+    drift,
+    focus,
+    (scratch, netser::skip))
+
+// The members declared netser::skip (value_walk.hpp keeps their bits apart).
+constexpr std::array<std::string_view, 1> skipped_members(const Player*) noexcept { return {"cached"}; }
+constexpr std::array<std::string_view, 2> skipped_members(const Ship*) noexcept { return {"local", "smoothed"}; }
+constexpr std::array<std::string_view, 1> skipped_members(const Fleet*) noexcept { return {"scratch"}; }
+
+/// Whether skipped_members(C) names exactly the members C's description declares skip (one
+/// left out would be compared as a member that is sent).
+template <class C>
+constexpr bool skips_listed() noexcept {
+    namespace d = netser::detail;
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+        return ((d::has_attr<d::member_attrs<C, I>, netser::attr_kind::skip> ==
+                 walk_detail::is_skipped<C>(d::member_at<C, I>::name)) &&
+                ...);
+    }(std::make_index_sequence<boost::mp11::mp_size<d::described_members<C>>::value>{});
+}
+
 // --- the list of packet types ----------------------------------------------------
 
 template <class... T>
@@ -308,22 +392,43 @@ inline constexpr std::size_t type_count = packet_types::size;
 inline constexpr std::string_view type_names[type_count] = {
     "Player", "Inventory", "Entities", "Body", "Node", "Chain", "Envelope", "Extremes"};
 
-/// Calls f(std::type_identity<T>{}) for the type with this index (index < type_count).
-template <class F>
+template <class List, class... More>
+struct appended;
+template <class... T, class... More>
+struct appended<type_list<T...>, More...> {
+    using type = type_list<T..., More...>;
+};
+
+/// The delta targets' types: the packet types (the same indices), then Fleet.
+using delta_types = appended<packet_types, Fleet>::type;
+inline constexpr std::size_t delta_type_count = delta_types::size;
+
+inline constexpr auto delta_type_names = [] {
+    std::array<std::string_view, delta_type_count> names{};
+    for (std::size_t i = 0; i < type_count; ++i) names[i] = type_names[i];
+    names[type_count] = "Fleet";
+    return names;
+}();
+
+static_assert([]<class... T>(type_list<T...>) { return (skips_listed<T>() && ...); }(delta_types{}) &&
+              skips_listed<Ship>());
+
+/// Calls f(std::type_identity<T>{}) for the type with this index in List (index < List::size).
+template <class List = packet_types, class F>
 void visit_type(std::size_t index, F&& f) {
     [&]<class... T>(type_list<T...>) {
         std::size_t i = 0;
         ((i++ == index ? (f(std::type_identity<T>{}), 0) : 0), ...);
-    }(packet_types{});
+    }(List{});
 }
 
-/// Calls f(std::type_identity<T>{}, index) for every type.
-template <class F>
+/// Calls f(std::type_identity<T>{}, index) for every type of List.
+template <class List = packet_types, class F>
 void for_each_type(F&& f) {
     [&]<class... T>(type_list<T...>) {
         std::size_t i = 0;
         (f(std::type_identity<T>{}, i++), ...);
-    }(packet_types{});
+    }(List{});
 }
 
 /// Types with a compile-time bound (netser::max_bits): not the recursive ones.
@@ -404,6 +509,21 @@ inline std::string any_bytes(rng& r, std::size_t max, size_mode m) {
 
 inline float any_float_bits(rng& r) { return std::bit_cast<float>(static_cast<std::uint32_t>(r.next())); }
 inline double any_double_bits(rng& r) { return std::bit_cast<double>(r.next()); }
+
+/// Any bits half of the time, else a value whose bits matter beyond ==: +-0, NaNs with
+/// payloads (quiet, signalling, negative), infinities, the smallest subnormal, +-1.
+inline float edge_float(rng& r) {
+    static constexpr std::uint32_t edges[] = {0x00000000, 0x80000000, 0x7fc00000, 0xffc00000, 0x7f800001,
+                                              0x7fc12345, 0x7f800000, 0xff800000, 0x00000001, 0x3f800000,
+                                              0xbf800000};
+    return r.coin() ? any_float_bits(r) : std::bit_cast<float>(edges[r.below(std::size(edges))]);
+}
+inline double edge_double(rng& r) {
+    static constexpr std::uint64_t edges[] = {0, 0x8000000000000000, 0x7ff8000000000000, 0xfff8000000000000,
+                                              0x7ff0000000000001, 0x7ff8123456789abc, 0x7ff0000000000000,
+                                              0xfff0000000000000, 1, 0x3ff0000000000000};
+    return r.coin() ? any_double_bits(r) : std::bit_cast<double>(edges[r.below(std::size(edges))]);
+}
 
 /// A unit quaternion from integers: every operation is one correctly rounded step.
 inline std::array<float, 4> unit_quat(rng& r) {
@@ -613,6 +733,59 @@ inline void randomize(Extremes& x, rng& r, size_mode) {
     do x.fin_d = any_double_bits(r); while (!std::isfinite(x.fin_d));
 }
 
+inline void randomize(Ship& s, rng& r, size_mode) {
+    s.id = static_cast<std::uint16_t>(r.below(4096));
+    s.x = r.fixed(-100000, 100000, 7);
+    s.y = r.fixed(-100000, 100000, 7);
+    s.heading = edge_float(r);
+    s.fuel = edge_double(r);
+    if (r.coin()) s.boost = r.fixed(0, 80, 3);
+    else s.boost.reset();
+    s.speed = r.fixed(0, 200, 2);
+    s.local = 0;
+    s.smoothed = 0;
+}
+
+inline Ship ship_value(rng& r, size_mode m) {
+    Ship s;
+    randomize(s, r, m);
+    return s;
+}
+
+inline void randomize(Fleet& f, rng& r, size_mode m) {
+    f.ships.resize(pick_count(r, 6, m));
+    for (auto& s : f.ships) randomize(s, r, m);
+    for (auto& s : f.escorts) randomize(s, r, m);
+    if (r.coin()) f.flagship = ship_value(r, m);
+    else f.flagship.reset();
+    f.beacons.clear();
+    for (std::size_t i = 0, n = pick_count(r, 4, m); i < n; ++i)
+        f.beacons[static_cast<std::uint8_t>(r.below(256))] = edge_float(r);
+    f.docked.clear();
+    for (std::size_t i = 0, n = pick_count(r, 3, m); i < n; ++i)
+        f.docked[static_cast<std::uint16_t>(r.next())] = ship_value(r, m);
+    const std::uint64_t per_256 = m == size_mode::small ? 16 : r.below(257);
+    for (auto& b : f.berths) {
+        if (r.below(256) < per_256) b = ship_value(r, m);
+        else b.reset();
+    }
+    f.marks.resize(pick_count(r, 12, m));
+    for (auto& o : f.marks) {
+        if (r.coin()) o = edge_float(r);
+        else o.reset();
+    }
+    f.samples.resize(pick_count(r, 5, m));
+    for (auto& v : f.samples) v = edge_float(r);
+    for (auto& v : f.levels) v = r.fixed(-64, 64, 6);
+    f.whole.resize(pick_count(r, 3, m));
+    for (auto& v : f.whole) v = static_cast<std::uint16_t>(r.below(1001));
+    f.gain = edge_float(r);
+    f.drift = edge_double(r);
+    if (r.coin()) f.focus = edge_float(r);
+    else f.focus = ship_value(r, m);
+    f.scratch = 0;
+}
+
 /// A valid value of T from the seed (the same on every host).
 template <class T>
 T make_value(std::uint64_t seed, size_mode m = size_mode::full) {
@@ -734,6 +907,34 @@ inline bool satisfies_declared(const Envelope& e) {
     }
     default: return false;
     }
+}
+
+inline bool satisfies_declared(const Ship& s) {
+    return s.id <= 4095 && within(s.x, -1000.f, 1000.f) && within(s.y, -1000.f, 1000.f) &&
+           (!s.boost || within(*s.boost, 0.f, 10.f)) && within(s.speed, 0.f, 50.f) && s.local == 0 &&
+           std::bit_cast<std::uint32_t>(s.smoothed) == 0;
+}
+
+inline bool satisfies_declared(const Fleet& f) {
+    if (f.ships.size() > 6 || f.beacons.size() > 4 || f.docked.size() > 3 || f.marks.size() > 12 ||
+        f.samples.size() > 5 || f.whole.size() > 3 || f.scratch != 0)
+        return false;
+    const auto ships_ok = [](const auto& range, auto&& ship_of) {
+        for (const auto& e : range)
+            if (const Ship* s = ship_of(e); s != nullptr && !satisfies_declared(*s)) return false;
+        return true;
+    };
+    const auto itself = [](const Ship& s) { return &s; };
+    if (!ships_ok(f.ships, itself) || !ships_ok(f.escorts, itself) ||
+        !ships_ok(f.docked, [](const auto& kv) { return &kv.second; }) ||
+        !ships_ok(f.berths, [](const std::optional<Ship>& b) { return b ? &*b : nullptr; }) ||
+        (f.flagship && !satisfies_declared(*f.flagship)))
+        return false;
+    for (float v : f.levels)
+        if (!within(v, -1.f, 1.f)) return false;
+    for (auto v : f.whole)
+        if (v > 1000) return false;
+    return f.focus.index() == 0 || satisfies_declared(std::get<1>(f.focus));
 }
 
 inline bool satisfies_declared(const Extremes& x) {

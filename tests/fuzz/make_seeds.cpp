@@ -1,13 +1,17 @@
 // Writes the seed corpora of the fuzz targets from valid packets of every type:
-//   make_seeds <folder>   ->  <folder>/raw/<Type>-<n>     (read_fuzz, roundtrip_fuzz)
-//                             <folder>/packet/<Type>-<n>  (packet_fuzz, packet_crc_fuzz)
-//                             <folder>/delta/<Type>-<n>   (delta_fuzz)
+//   make_seeds <folder>   ->  <folder>/raw/<Type>-<n>              (read_fuzz, roundtrip_fuzz)
+//                             <folder>/packet/<Type>-<n>           (packet_fuzz, packet_crc_fuzz)
+//                             <folder>/delta/<Type>-<n>            (delta_fuzz)
+//                             <folder>/delta_roundtrip/<Type>-<n>  (delta_roundtrip_fuzz)
 // Each file is the type's selector byte, then the bytes of netser::serialize (raw) or
 // netser::write_packet (packet); a delta seed is the selector, the baseline's seed byte,
-// then netser::serialize_delta of a value against that baseline. The values come from fuzz_types.hpp's generator: the
-// default value, small and full-size random values, and the deepest trees a default
-// read accepts. The output is the same on every run and every host.
-#include "fuzz_types.hpp"
+// then netser::serialize_delta of a value against that baseline; a delta_roundtrip seed
+// the selector, a control byte, then the plain bytes of a value and of a far baseline.
+// Raw and packet seeds are of the packet types, delta ones of delta_types. The values come
+// from fuzz_types.hpp's generator: the default value, small and full-size random values,
+// and the deepest trees a default read accepts. The output is the same on every run and
+// every host.
+#include "fuzz_common.hpp"
 
 #include <cstddef>
 #include <cstdio>
@@ -33,9 +37,10 @@ void save(const fs::path& file, std::size_t selector, std::span<const std::byte>
     if (!out) throw std::runtime_error("cannot write " + file.string());
 }
 
+// Appends the plain bytes of `value` to `out`; false (and says why) when it does not write.
 template <class T>
-bool emit(const fs::path& root, std::size_t index, const std::string& name, const T& value) {
-    std::vector<std::byte> buffer(netser_fuzz::write_capacity<T>() + netser::packet_overhead_bytes + 8);
+bool append_plain(std::vector<std::byte>& out, const std::string& name, const T& value) {
+    std::vector<std::byte> buffer(netser_fuzz::write_capacity<T>());
     netser::write_stream w{std::span<std::byte>(buffer)};
     if (!netser::serialize(w, value)) {
         std::fprintf(stderr, "make_seeds: %s does not write: %s at bit %zu (%.*s)\n", name.c_str(),
@@ -43,7 +48,17 @@ bool emit(const fs::path& root, std::size_t index, const std::string& name, cons
                      static_cast<int>(w.error().path().size()), w.error().path().data());
         return false;
     }
-    save(root / "raw" / name, index, w.finish());
+    const auto bytes = w.finish();
+    out.insert(out.end(), bytes.begin(), bytes.end());
+    return true;
+}
+
+template <class T>
+bool emit(const fs::path& root, std::size_t index, const std::string& name, const T& value) {
+    std::vector<std::byte> raw;
+    if (!append_plain(raw, name, value)) return false;
+    save(root / "raw" / name, index, raw);
+    std::vector<std::byte> buffer(netser_fuzz::write_capacity<T>() + netser::packet_overhead_bytes + 8);
     const auto p = netser::write_packet(std::span<std::byte>(buffer), value);
     if (p.error) {
         std::fprintf(stderr, "make_seeds: %s does not write as a packet\n", name.c_str());
@@ -59,7 +74,7 @@ template <class T>
 bool emit_delta(const fs::path& root, std::size_t index, const std::string& name, const T& value, std::uint8_t seed) {
     T base{};
     if (netser::as_received(netser_fuzz::make_value<T>(seed, netser_fuzz::size_mode::small), base)) return false;
-    std::vector<std::byte> buffer(2 * netser_fuzz::write_capacity<T>() + 64);
+    std::vector<std::byte> buffer(netser_fuzz::delta_capacity<T>() + 1);
     buffer[0] = static_cast<std::byte>(seed);
     netser::write_stream w{std::span<std::byte>(buffer).subspan(1)};
     if (!netser::serialize_delta(w, value, base)) {
@@ -67,6 +82,16 @@ bool emit_delta(const fs::path& root, std::size_t index, const std::string& name
         return false;
     }
     save(root / "delta" / name, index, std::span<const std::byte>(buffer).first(1 + w.finish().size()));
+    return true;
+}
+
+// The control byte, then the plain bytes of `value` and of `far` (delta_roundtrip_fuzz).
+template <class T>
+bool emit_delta_round_trip(const fs::path& root, std::size_t index, const std::string& name, std::uint8_t control,
+                           const T& value, const T& far) {
+    std::vector<std::byte> input{static_cast<std::byte>(control)};
+    if (!append_plain(input, name, value) || !append_plain(input, name, far)) return false;
+    save(root / "delta_roundtrip" / name, index, input);
     return true;
 }
 
@@ -81,6 +106,7 @@ int main(int argc, char** argv) {
     fs::create_directories(root / "raw");
     fs::create_directories(root / "packet");
     fs::create_directories(root / "delta");
+    fs::create_directories(root / "delta_roundtrip");
     bool ok = true;
     std::size_t files = 0;
     netser_fuzz::for_each_type([&]<class T>(std::type_identity<T>, std::size_t index) {
@@ -94,19 +120,25 @@ int main(int argc, char** argv) {
             one("small-" + std::to_string(k), netser_fuzz::make_value<T>(static_cast<std::uint64_t>(k), netser_fuzz::size_mode::small));
             one("full-" + std::to_string(k), netser_fuzz::make_value<T>(static_cast<std::uint64_t>(k), netser_fuzz::size_mode::full));
         }
-        for (int k = 0; k < random_per_mode; ++k) {
-            const auto seed = static_cast<std::uint8_t>(k);
-            ok = emit_delta(root, index, type + "-delta-" + std::to_string(k),
-                            netser_fuzz::make_value<T>(static_cast<std::uint64_t>(k + 50), netser_fuzz::size_mode::small),
-                            seed) && ok;
-            ++files;
-        }
         if constexpr (std::is_same_v<T, netser_fuzz::Node>) one("depth-64", netser_fuzz::node_chain(64));
         if constexpr (std::is_same_v<T, netser_fuzz::Chain>) {
             T deepest;
             T* at = &deepest;
             for (int i = 1; i < 64; ++i) at = (at->next = std::make_unique<T>()).get();
             one("depth-64", deepest);
+        }
+    });
+    netser_fuzz::for_each_type<netser_fuzz::delta_types>([&]<class T>(std::type_identity<T>, std::size_t index) {
+        const std::string type(netser_fuzz::delta_type_names[index]);
+        using netser_fuzz::size_mode;
+        const auto value = [](int n, size_mode m) { return netser_fuzz::make_value<T>(static_cast<std::uint64_t>(n), m); };
+        for (int k = 0; k < random_per_mode; ++k) {
+            const auto seed = static_cast<std::uint8_t>(k);
+            const std::string n = std::to_string(k);
+            const size_mode mode = k % 2 == 0 ? size_mode::small : size_mode::full;
+            ok = emit_delta(root, index, type + "-delta-" + n, value(k + 50, size_mode::small), seed) && ok;
+            ok = emit_delta_round_trip(root, index, type + "-" + n, seed, value(k, mode), value(k + 100, mode)) && ok;
+            files += 2;
         }
     });
     std::printf("make_seeds: %zu files in %s\n", files, root.c_str());

@@ -12,23 +12,8 @@
 namespace {
 
 using netser_fuzz::finding;
-
-struct written {
-    std::vector<std::byte> bytes;
-    std::size_t bits = 0;
-};
-
-template <class T>
-written write_or_die(const T& value, std::string_view type, const char* what) {
-    written out;
-    out.bytes.resize(netser_fuzz::write_capacity<T>());
-    netser::write_stream w{std::span<std::byte>(out.bytes)};
-    if (!netser::serialize(w, value)) finding(what, type, &w.error());
-    out.bits = w.bits_processed();
-    out.bytes.resize(w.finish().size());
-    if (out.bytes.size() != (out.bits + 7) / 8) finding("finish() does not give ceil(bits / 8) bytes", type);
-    return out;
-}
+using netser_fuzz::write_or_die;
+using netser_fuzz::written;
 
 template <class T>
 void round_trip(const T& v0, std::string_view type) {

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs libFuzzer targets one after the other and prints what each did.
 #   tests/fuzz/run.sh <build dir> <seconds per target> <target>...
-# Inputs: <build dir>/seeds/{raw,packet,delta} (make_seeds) and <build dir>/corpus/<target>
-# (grown by earlier runs). Crashes, leaks, timeouts and over-limit allocations are
-# written to <build dir>/findings/<target>-*; logs to <build dir>/logs/<target>.log.
+# Inputs: <build dir>/seeds/<folder> (make_seeds; seed_folder.sh names the target's) and
+# <build dir>/corpus/<target> (grown by earlier runs). Crashes, leaks, timeouts and
+# over-limit allocations are written to <build dir>/findings/<target>-*; logs to
+# <build dir>/logs/<target>.log.
 # Exits non-zero when any target finds anything in this run.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/seed_folder.sh"
 
 build="$1"
 seconds="$2"
@@ -18,11 +20,7 @@ total_runs=0
 
 for target in "$@"; do
   binary="$build/tests/fuzz/$target"
-  case "$target" in
-    packet*) seeds="$build/seeds/packet" ;;
-    delta*) seeds="$build/seeds/delta" ;;
-    *) seeds="$build/seeds/raw" ;;
-  esac
+  seeds="$build/seeds/$(fuzz_seed_folder "$target")"
   corpus="$build/corpus/$target"
   log="$build/logs/$target.log"
   mkdir -p "$corpus"
@@ -43,7 +41,7 @@ for target in "$@"; do
   cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -n 1 || true)
   findings=$(find "$build/findings" -name "$target-*" -newer "$marker" | wc -l)
   total_runs=$((total_runs + ${runs:-0}))
-  line=$(printf '%-16s %10s runs %7s exec/s  %-32s new %5s  rss %4s MB  findings %s' \
+  line=$(printf '%-20s %10s runs %7s exec/s  %-32s new %5s  rss %4s MB  findings %s' \
     "$target" "${runs:-?}" "${rate:-?}" "${cov:-}" "${added:-?}" "${rss:-?}" "$findings")
   summary+=("$line")
   if [ "$rc" -ne 0 ] || [ "$findings" -ne 0 ]; then

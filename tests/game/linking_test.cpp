@@ -136,6 +136,27 @@ TEST_CASE("writing an unregistered object fails with invalid_value", "[game][lin
     CHECK(failure_of(write_error(Unit{&w.base, &w.stranger}, &w.links)) == fail(errc::invalid_value, 8, "Unit.target"));
 }
 
+// A Barracks registered as itself, pointed to by a GameObject* member: a reader looks the
+// id up as a GameObject and would find nothing, so the write refuses it.
+struct Barracks : linking_test::GameObject {
+    int troops = 0;
+};
+
+TEST_CASE("writing an object registered as another type fails with invalid_value", "[game][linking][hostile]") {
+    world w;
+    Barracks barracks;
+    REQUIRE(w.links.add(&barracks, 7));
+    GameObject* as_base = &barracks;
+    REQUIRE(w.links.id_of(as_base) == 7);
+    CHECK(w.links.id_of_typed(as_base) == 0);
+    CHECK(w.links.id_of_typed(&barracks) == 7);
+    CHECK(failure_of(write_error(Unit{as_base, nullptr}, &w.links)) == fail(errc::invalid_value, 0, "Unit.home"));
+    CHECK(failure_of(write_error(Unit{&w.base, as_base}, &w.links)) == fail(errc::invalid_value, 8, "Unit.target"));
+    // A const pointer finds the registration of its non-const type.
+    const GameObject* target = &w.enemy;
+    CHECK(w.links.id_of_typed(target) == 300);
+}
+
 TEST_CASE("writing an id that needs more bits than the attribute gives fails with out_of_range", "[game][linking][hostile]") {
     world w;
     // enemy is id 300: too wide for home's 8 bits.

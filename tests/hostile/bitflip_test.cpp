@@ -22,8 +22,10 @@ TEST_CASE("every single-bit flip fails or decodes within the declared ranges", "
                 ++(r.error ? failed : decoded);
             }
         }
+        // Both branches of check_hostile_read ran: flips that fail and flips that decode.
         INFO(type_names[index] << ": " << failed << " flips failed, " << decoded << " decoded");
-        CHECK(failed + decoded > 0);
+        CHECK(failed > 0);
+        CHECK(decoded > 0);
     });
 }
 

@@ -67,7 +67,7 @@ read_result<T> read_delta_value(std::span<const std::byte> bytes, const T& base)
     netser::read_stream r(block.span());
     {
         alloc_scope scope;
-        netser::serialize_delta(r, out.value, base);
+        (void)netser::serialize_delta(r, out.value, base); // r.error() says how it went
         out.heap = scope.totals();
     }
     out.error = r.error();
@@ -81,17 +81,7 @@ void check_hostile_delta(const read_result<T>& r, const T& base, std::size_t pac
     std::size_t bound = heap_bound<T>(packet_bytes * 8);
     if constexpr (!statically_bounded<T>) bound += copy_heap(base);
     CHECK(r.heap.bytes <= bound);
-    if (r.error) {
-        CHECK(r.error.bit <= packet_bytes * 8);
-        using netser::errc;
-        CHECK((r.error.code == errc::overflow || r.error.code == errc::out_of_range ||
-               r.error.code == errc::invalid_value || r.error.code == errc::too_large ||
-               r.error.code == errc::check_failed));
-    } else {
-        CHECK(r.bits <= packet_bytes * 8);
-        if constexpr (std::is_same_v<T, Node> || std::is_same_v<T, Chain>) CHECK(satisfies_declared(r.value, 64));
-        else CHECK(satisfies_declared(r.value));
-    }
+    check_read_outcome(r, packet_bytes);
 }
 
 } // namespace
@@ -127,7 +117,8 @@ TEST_CASE("a delta cut at every bit fails or decodes within its ranges", "[hosti
 }
 
 TEST_CASE("every single-bit flip of a delta fails or decodes within the declared ranges", "[hostile][delta]") {
-    for_each_type([]<class T>(std::type_identity<T>, std::size_t index) {
+    std::size_t failed_in_all = 0;
+    for_each_type([&]<class T>(std::type_identity<T>, std::size_t index) {
         std::size_t failed = 0, decoded = 0;
         for (std::uint64_t seed = 0; seed < 4; ++seed) {
             const T base = received(make_value<T>(seed + 20, seed < 2 ? size_mode::small : size_mode::full));
@@ -141,9 +132,13 @@ TEST_CASE("every single-bit flip of a delta fails or decodes within the declared
                 ++(r.error ? failed : decoded);
             }
         }
+        // Every type's decoded flips had their values checked (a Chain's deltas decode
+        // whatever bit flips), and flips of the others fail: both branches ran.
         INFO(type_names[index] << ": " << failed << " flips failed, " << decoded << " decoded");
-        CHECK(failed + decoded > 0);
+        CHECK(decoded > 0);
+        failed_in_all += failed;
     });
+    CHECK(failed_in_all > 0);
 }
 
 TEST_CASE("a delta read against another baseline (another size, other values) fails or stays in range",

@@ -62,6 +62,25 @@ TEST_CASE("raw floats and doubles travel bit-exact, whatever they hold", "[hosti
     }
 }
 
+TEST_CASE("a raw float read into a value that compares equal takes the packet's bits", "[hostile][floats]") {
+    // Every class read over every other: -0 over +0 (equal, other bits), a NaN over the same
+    // NaN (unequal, the same bits) and over NaNs of other payloads. A reader that assigned
+    // only when the values compare unequal would keep the old bits.
+    for (const auto& c : classes) {
+        const Floats value{std::bit_cast<float>(c.f), std::bit_cast<double>(c.d)};
+        const packet p = write_value(value);
+        for (const auto& held : classes) {
+            INFO(c.name << " read over " << held.name);
+            Floats into{std::bit_cast<float>(held.f), std::bit_cast<double>(held.d)};
+            netser::read_stream r{std::span<const std::byte>(p.bytes)};
+            REQUIRE(netser::serialize(r, into));
+            CHECK(std::bit_cast<std::uint32_t>(into.f) == c.f);
+            CHECK(std::bit_cast<std::uint64_t>(into.d) == c.d);
+            CHECK(write_value(into).bytes == p.bytes);
+        }
+    }
+}
+
 TEST_CASE("netser::finite refuses every NaN and infinity, on write and on read", "[hostile][floats]") {
     for (const auto& c : classes) {
         INFO(c.name);

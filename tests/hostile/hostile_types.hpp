@@ -21,6 +21,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -160,7 +161,7 @@ read_result<T> read_value(std::span<const std::byte> bytes, std::size_t max_dept
     r.set_max_depth(max_depth);
     {
         alloc_scope scope;
-        netser::serialize(r, out.value);
+        (void)netser::serialize(r, out.value); // r.error() below says how it went
         out.heap = scope.totals();
     }
     out.error = r.error();
@@ -181,20 +182,55 @@ read_result<T> read_packet_value(std::span<const std::byte> bytes) {
     return out;
 }
 
-/// What every read of hostile bytes must do: fail with a decode error, or succeed with
-/// values inside the declared ranges; either way stay inside the packet and allocate
-/// no more than the type's bound.
+/// T's name in fuzz_types.hpp's list of packet types (type_names).
 template <class T>
-void check_hostile_read(const read_result<T>& r, std::size_t packet_bytes, std::size_t max_depth = 64) {
-    INFO("error " << netser::to_string(r.error.code) << " at bit " << r.error.bit << " path " << r.error.path());
-    CHECK(r.heap.bytes <= heap_bound<T>(packet_bytes * 8, max_depth));
+std::string_view type_name() {
+    std::string_view name;
+    for_each_type([&]<class U>(std::type_identity<U>, std::size_t index) {
+        if (std::is_same_v<T, U>) name = type_names[index];
+    });
+    return name;
+}
+
+/// A decode error code: what a failed read of a packet's payload may report (never none,
+/// never a packet-level code such as bad_crc).
+inline bool is_decode_code(netser::errc code) noexcept {
+    using netser::errc;
+    return code == errc::overflow || code == errc::out_of_range || code == errc::invalid_value ||
+           code == errc::too_large || code == errc::check_failed;
+}
+
+/// A member path rooted at the type: its name alone, or followed by a member ('.'), an
+/// element ('[') or a variant's alternative ('<'); "..." starts a path cut to fit its buffer.
+inline bool rooted_at(std::string_view path, std::string_view root) noexcept {
+    if (path.starts_with("...")) return true;
+    if (!path.starts_with(root)) return false;
+    return path.size() == root.size() || std::string_view(".[<").find(path[root.size()]) != std::string_view::npos;
+}
+
+/// What every read of hostile bytes must end with (SECURITY.md 5 and 6): a failure with a
+/// decode code, a bit inside the packet and a path rooted at the type; or a success that
+/// stayed inside the packet with values inside the declared ranges.
+template <class T>
+void check_read_outcome(const read_result<T>& r, std::size_t packet_bytes, std::size_t max_depth = 64) {
     if (r.error) {
+        CHECK(is_decode_code(r.error.code));
         CHECK(r.error.bit <= packet_bytes * 8);
+        CHECK(rooted_at(r.error.path(), type_name<T>()));
     } else {
         CHECK(r.bits <= packet_bytes * 8);
         if constexpr (std::is_same_v<T, Node> || std::is_same_v<T, Chain>) CHECK(satisfies_declared(r.value, max_depth));
         else CHECK(satisfies_declared(r.value));
     }
+}
+
+/// What every read of hostile bytes must do: the outcome above, and no more allocation
+/// than the type's bound.
+template <class T>
+void check_hostile_read(const read_result<T>& r, std::size_t packet_bytes, std::size_t max_depth = 64) {
+    INFO("error " << netser::to_string(r.error.code) << " at bit " << r.error.bit << " path " << r.error.path());
+    CHECK(r.heap.bytes <= heap_bound<T>(packet_bytes * 8, max_depth));
+    check_read_outcome(r, packet_bytes, max_depth);
 }
 
 /// A packet forged field by field with a write_stream: put(value, bits) writes the low

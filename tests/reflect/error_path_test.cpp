@@ -71,6 +71,53 @@ struct Slots {
 };
 NETSER_STRUCT(Slots, id, (slots, netser::range(-5, 5)), (long_slots, netser::range(-5, 5)))
 
+// Hand-written serialize functions around described structs: the path stays rooted at
+// the type serialize was called on and names the member that failed.
+struct Inner {
+    int x = 0;
+};
+NETSER_STRUCT(Inner, (x, netser::range(0, 10)))
+
+// Names its members with netser::named.
+struct Named {
+    int a = 0;
+    Inner pc;
+};
+template <netser::stream S>
+bool serialize(S& s, Named& o) {
+    return netser::named(s, "a", [&] { return netser::serialize_int(s, o.a, 0, 10); }) &&
+           netser::named(s, "pc", [&] { return netser::serialize(s, o.pc); });
+}
+
+// Names nothing, and goes on after a failure (no short-circuit).
+struct Unnamed {
+    int a = 0;
+    Inner pc;
+};
+template <netser::stream S>
+bool serialize(S& s, Unnamed& o) {
+    bool ok = netser::serialize_int(s, o.a, 0, 10);
+    ok = netser::serialize(s, o.pc) && ok;
+    return ok;
+}
+
+// Described around hand-written around described.
+struct Holder {
+    std::uint8_t id = 0;
+    Named named;
+    std::vector<Unnamed> unnamed;
+};
+NETSER_STRUCT(Holder, id, named, (unnamed, netser::max_size(3)))
+
+// Hand-written around described around hand-written: a nested serialize called through named.
+struct Top {
+    Holder holder;
+};
+template <netser::stream S>
+bool serialize(S& s, Top& t) {
+    return netser::named(s, "holder", [&] { return netser::serialize(s, t.holder); });
+}
+
 } // namespace error_path_test
 
 using namespace error_path_test;
@@ -322,4 +369,70 @@ TEST_CASE("an array element that fails is named by its index, short arrays and l
     netser::write_stream w(buffer.data(), buffer.size());
     CHECK_FALSE(netser::serialize(w, fine));
     CHECK(failure_of(w.error()) == fail(errc::overflow, 16, "Slots.slots[2]"));
+}
+
+TEST_CASE("a path through hand-written code is rooted and names the member that failed", "[errors][user]") {
+    Named n;
+    n.pc.x = 11;
+    CHECK(failure_of(write_error(n)) == fail(errc::out_of_range, 4, "error_path_test::Named.pc.x"));
+    n = {};
+    n.a = 11;
+    CHECK(failure_of(write_error(n)) == fail(errc::out_of_range, 0, "error_path_test::Named.a"));
+
+    // (A type without a description is named as the compiler spells it.)
+    // Without names: the nested serialize's type stands for the member; a failed primitive
+    // leaves the path at the hand-written type, and the nested serialize called on the
+    // failed stream adds nothing.
+    Unnamed u;
+    u.pc.x = 12;
+    CHECK(failure_of(write_error(u)) == fail(errc::out_of_range, 4, "error_path_test::Unnamed.Inner.x"));
+    u = {};
+    u.a = 11;
+    u.pc.x = 12;
+    CHECK(failure_of(write_error(u)) == fail(errc::out_of_range, 0, "error_path_test::Unnamed"));
+
+    Holder h;
+    h.named.pc.x = 11;
+    CHECK(failure_of(write_error(h)) == fail(errc::out_of_range, 12, "Holder.named.pc.x"));
+    h = {};
+    h.unnamed.resize(2);
+    h.unnamed[1].a = 11;
+    h.unnamed[1].pc.x = 11;
+    CHECK(failure_of(write_error(h)) == fail(errc::out_of_range, 26, "Holder.unnamed[1]"));
+    h.unnamed[1].a = 0;
+    CHECK(failure_of(write_error(h)) == fail(errc::out_of_range, 30, "Holder.unnamed[1].Inner.x"));
+
+    Top t;
+    t.holder.named.a = 11;
+    CHECK(failure_of(write_error(t)) == fail(errc::out_of_range, 8, "error_path_test::Top.holder.named.a"));
+}
+
+TEST_CASE("a read through hand-written code names the member that failed", "[errors][user][hostile]") {
+    // Holder: id 8 bits, named.a 4 bits, named.pc.x 4 bits = 15 (above 10).
+    reference_writer forged;
+    forged.put(1, 8);
+    forged.put(3, 4);
+    forged.put(15, 4);
+    Holder h;
+    CHECK(failure_of(read_forged(forged, h)) == fail(errc::out_of_range, 12, "Holder.named.pc.x"));
+    Top t;
+    CHECK(failure_of(read_forged(forged, t)) == fail(errc::out_of_range, 12, "error_path_test::Top.holder.named.pc.x"));
+    // Cut after the id: overflow, named.
+    reference_writer cut;
+    cut.put(1, 8);
+    CHECK(failure_of(read_forged(cut, h)) == fail(errc::overflow, 8, "Holder.named.a"));
+}
+
+TEST_CASE("named on a failed stream neither calls its function nor names anything", "[errors][user]") {
+    std::array<std::byte, 1> buffer{};
+    netser::write_stream w(buffer);
+    std::uint32_t big = 0;
+    REQUIRE_FALSE(netser::serialize_bits(w, big, 9));
+    bool called = false;
+    CHECK_FALSE(netser::named(w, "later", [&] {
+        called = true;
+        return true;
+    }));
+    CHECK_FALSE(called);
+    CHECK(failure_of(w.error()) == fail(errc::overflow, 0, ""));
 }

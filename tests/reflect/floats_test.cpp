@@ -3,10 +3,14 @@
 
 #include "reflect/test_types.hpp"
 
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <random>
+#include <variant>
+#include <vector>
 
 using netser::errc;
 using namespace reflect_test;
@@ -31,6 +35,27 @@ struct Position {
     float y = 0;
 };
 NETSER_STRUCT(Position, (x, netser::quantize(-2000.f, 2000.f, 0.1f)), (y, netser::quantize(-1000.f, 1000.f, 0.01f)))
+
+/// Raw floats in every container: each element goes through its own code path.
+struct FloatShapes {
+    float f = 0;
+    double d = 0;
+    std::array<float, 3> a{};
+    std::vector<double> v;
+    std::optional<float> o;
+    std::variant<float, double> x;
+};
+NETSER_STRUCT(FloatShapes, f, d, a, (v, netser::max_size(4)), o, x)
+
+/// Every float and double of s set to the float bits fb or the double bits db.
+FloatShapes shapes_of(std::uint32_t fb, std::uint64_t db, bool double_alternative) {
+    const float f = std::bit_cast<float>(fb);
+    const double d = std::bit_cast<double>(db);
+    FloatShapes s{f, d, {f, f, f}, {d, d}, f, {}};
+    if (double_alternative) s.x = d;
+    else s.x = f;
+    return s;
+}
 
 } // namespace floats_test
 
@@ -69,6 +94,42 @@ TEST_CASE("raw floats round-trip bit-exactly, NaN payloads and infinities includ
         const Raw r = round_trip(Raw{std::bit_cast<float>(fbits), std::bit_cast<double>(dbits)});
         CHECK(std::bit_cast<std::uint32_t>(r.f) == fbits);
         CHECK(std::bit_cast<std::uint64_t>(r.d) == dbits);
+    }
+}
+
+TEST_CASE("raw floats in containers keep the sign of zero and NaN payloads, read fresh or over equal values",
+          "[floats]") {
+    // Pairs that compare equal with other bits (+0, -0) and the same bits that compare
+    // unequal (a NaN), quiet and signalling NaNs of other payloads: whatever the reader held
+    // before, it ends with the bits sent, and they write the same bytes again.
+    struct pattern {
+        std::uint32_t f;
+        std::uint64_t d;
+    };
+    const pattern patterns[] = {{0x00000000u, 0x0000000000000000u}, {0x80000000u, 0x8000000000000000u},
+                                {0x7FC00001u, 0x7FF8000000000001u}, {0x7FC00002u, 0x7FF8000000000002u},
+                                {0xFFC00001u, 0xFFF8000000000001u}, {0x7F800001u, 0x7FF0000000000001u}};
+    for (const pattern& sent : patterns) {
+        for (const bool double_alternative : {false, true}) {
+            const FloatShapes value = shapes_of(sent.f, sent.d, double_alternative);
+            const written w = write(value);
+            CHECK(to_hex(round_trip(value)) == w.hex);
+            for (const pattern& held : patterns) {
+                INFO(std::hex << "sent " << sent.f << " / " << sent.d << " over " << held.f << " / " << held.d);
+                FloatShapes into = shapes_of(held.f, held.d, double_alternative);
+                REQUIRE_FALSE(read_hex(w.hex, into));
+                CHECK(std::bit_cast<std::uint32_t>(into.f) == sent.f);
+                CHECK(std::bit_cast<std::uint64_t>(into.d) == sent.d);
+                for (const float e : into.a) CHECK(std::bit_cast<std::uint32_t>(e) == sent.f);
+                REQUIRE(into.v.size() == 2);
+                for (const double e : into.v) CHECK(std::bit_cast<std::uint64_t>(e) == sent.d);
+                REQUIRE(into.o.has_value());
+                CHECK(std::bit_cast<std::uint32_t>(*into.o) == sent.f);
+                if (double_alternative) CHECK(std::bit_cast<std::uint64_t>(std::get<double>(into.x)) == sent.d);
+                else CHECK(std::bit_cast<std::uint32_t>(std::get<float>(into.x)) == sent.f);
+                CHECK(to_hex(into) == w.hex);
+            }
+        }
     }
 }
 

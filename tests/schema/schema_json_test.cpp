@@ -44,13 +44,34 @@ TEST_CASE("schema_json of Ping is the document of docs/schema.md", "[schema]") {
 }
 
 TEST_CASE("schema_json writes enums, quantization, only_if, optionals, checks and 64-bit ranges", "[schema]") {
-    // The hash in the golden is schema_hash<Shot>() (tests/packet/schema_hash_test.cpp checks that function).
+    // The hash in the golden is schema_hash<Shot>(), the model's value (tools/golden_types.py).
     CHECK(netser::schema_hash<Shot>() == 0x331d2d8bu);
     CHECK(netser::schema_json<Shot>() == golden("Shot.schema.json"));
 }
 
-TEST_CASE("schema_json is the same text on every call", "[schema]") {
-    CHECK(netser::schema_json<packet_test::Message>() == netser::schema_json<packet_test::Message>());
+/// How many times `key` opens an object in the document's "types" (each struct once).
+std::size_t definitions(const std::string& document, const std::string& key) {
+    const std::string opening = "\n    \"" + key + "\": {";
+    std::size_t count = 0;
+    for (std::size_t at = document.find(opening); at != std::string::npos; at = document.find(opening, at + 1)) ++count;
+    return count;
+}
+
+TEST_CASE("schema_json is the same text on every call, whatever was asked before", "[schema]") {
+    // Each call builds its document from nothing: the calls in between (other roots that
+    // share Message's structs) leave nothing behind, in Message's text or in theirs.
+    const std::string first = netser::schema_json<packet_test::Message>();
+    CHECK(first.find("\"schema_hash_hex\": \"0xab07329a\"") != std::string::npos); // schema_hash_test.cpp's golden
+    for (const char* name : {"Join", "Chat", "Move", "Leave"}) {
+        INFO(name);
+        CHECK(definitions(first, name) == 1);
+    }
+    CHECK(netser::schema_json<packet_test::Ping>() == golden("Ping.schema.json"));
+    CHECK(netser::schema_json<Shot>() == golden("Shot.schema.json"));
+    const std::string join = netser::schema_json<packet_test::Join>();
+    CHECK(definitions(join, "Join") == 1);
+    CHECK(definitions(join, "Chat") == 0);
+    CHECK(netser::schema_json<packet_test::Message>() == first);
 }
 
 } // namespace schema_json_test

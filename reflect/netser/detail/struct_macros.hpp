@@ -128,6 +128,25 @@
     NETSER_DETAIL_CHECK(name, string_attribute) NETSER_DETAIL_CHECK(name, variant_attribute)              \
     NETSER_DETAIL_CHECK(name, delta_ladder)
 
+// The late checks: a member whose type NETSER_STRUCT's checks do not look into (a class
+// that may be described or given a serialize later) is checked, by name, when a value of
+// the struct is first encoded. They are a function template of the struct, instantiated
+// from the walk that meets the mistake; a member checked early costs one if constexpr.
+#define NETSER_DETAIL_CHECK_LATE_MEMBER(T, I, x) NETSER_DETAIL_CHECK_LATE_MEMBER_I(T, I, NETSER_PP_MEMBER_NAME(x))
+#define NETSER_DETAIL_CHECK_LATE_MEMBER_I(T, I, m) NETSER_DETAIL_CHECK_LATE_MEMBER_II(T, I, m)
+#define NETSER_DETAIL_CHECK_LATE_MEMBER_II(T, I, m)                                                       \
+    if constexpr (::netser::detail::checked_late<T, I, NetserLate>) {                                    \
+        constexpr int netser_misuse = static_cast<int>(::netser::detail::late_misuse_at<T, I, NetserLate>()); \
+        NETSER_DETAIL_CHECKS_1(#T "." #m) NETSER_DETAIL_CHECK(#T "." #m, plain_aggregate)                \
+    }
+// (NETSER_CLASS has none: a local class may hold no template, not even a friend one.)
+#define NETSER_DETAIL_CHECK_LATE(T, ...)                                                                  \
+    template <class NetserLate>                                                                           \
+    [[maybe_unused]] constexpr bool netser_check_late(T**, NetserLate*) noexcept {                        \
+        NETSER_PP_FOR_EACH_I(NETSER_DETAIL_CHECK_LATE_MEMBER, T __VA_OPT__(, ) __VA_ARGS__)               \
+        return true;                                                                                      \
+    }
+
 #define NETSER_PP_UNPACK(...) __VA_OPT__(, ) __VA_ARGS__
 #define NETSER_PP_COMMA_NAME(a, x) , NETSER_PP_MEMBER_NAME(x)
 #define NETSER_PP_COMMA_ATTRS(a, x) , ::netser::detail::make_attr_pack(NETSER_PP_MEMBER_ATTRS(x))
@@ -171,7 +190,8 @@
                       "netser: NETSER_STRUCT(" #T ", ...) does not list every member of " #T             \
                       "; add the missing ones (mark those not to send with netser::skip)");              \
         NETSER_PP_FOR_EACH_I(NETSER_DETAIL_CHECK_MEMBER, T __VA_OPT__(, ) __VA_ARGS__)                   \
-    }
+    }                                                                                                    \
+    NETSER_DETAIL_CHECK_LATE(T __VA_OPT__(, ) __VA_ARGS__)
 
 /// Inside a class, to describe its private members: NETSER_CLASS(T, a, (b, attrs...)).
 /// Boost.Describe sees every listed member as private.
