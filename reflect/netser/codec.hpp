@@ -185,6 +185,18 @@ constexpr bool members_checked() noexcept {
         return true;
 }
 
+/// Whether one of C's members is a mistake the walks will report (reports nothing: a
+/// test, for the late checks' first instantiation to come before the walks').
+template <class C>
+constexpr bool has_member_misuse() noexcept {
+    if constexpr (described<C>)
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return (is_invalid<std::remove_const_t<decltype(member_encoding_v<C, I>)>> || ...);
+        }(std::make_index_sequence<boost::mp11::mp_size<described_members<C>>::value>{});
+    else
+        return false;
+}
+
 template <class T>
 void copy_value(T& v, const T& b) {
     if constexpr (std::is_copy_assignable_v<T>) {

@@ -59,9 +59,10 @@ struct serialize_fn {
     [[nodiscard]] NETSER_INLINE bool operator()(S& s, T& obj) const {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
         using U = std::remove_const_t<T>;
-        if constexpr (has_late_checks<U>) { // a mistake in a member: one short error that names it
-            [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<U**>(nullptr), static_cast<void*>(nullptr));
-        }
+        if constexpr (has_member_misuse<U>()) // a mistake in a member: one short error that names it
+            if constexpr (has_late_checks<U>) {
+                [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<U**>(nullptr), static_cast<void*>(nullptr));
+            }
         [[maybe_unused]] constexpr bool checked = members_checked<U>(); // a mistake: one short error
         auto& target = const_cast<U&>(obj); // writers only read through it
         if constexpr (inline_root<S, U>()) {
@@ -85,9 +86,10 @@ inline constexpr detail::serialize_fn serialize{};
 /// The most bits T can take on the wire, at compile time.
 template <class T>
 constexpr std::size_t max_bits() noexcept {
-    if constexpr (detail::has_late_checks<T>) { // a mistake in a member: one short error that names it
-        [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<T**>(nullptr), static_cast<void*>(nullptr));
-    }
+    if constexpr (detail::has_member_misuse<T>()) // a mistake in a member: one short error that names it
+        if constexpr (detail::has_late_checks<T>) {
+            [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<T**>(nullptr), static_cast<void*>(nullptr));
+        }
     constexpr detail::bit_bounds b = detail::value_bounds<detail::no_attrs, T>();
     static_assert(b.bounded, "netser: max_bits needs a bound for every member; a type with its own serialize "
                              "function must also define constexpr std::size_t netser_max_bits(const T*)");

@@ -132,12 +132,16 @@
 // that may be described or given a serialize later) is checked, by name, when a value of
 // the struct is first encoded. They are a function template of the struct, instantiated
 // from the walk that meets the mistake; a member checked early costs one if constexpr.
-#define NETSER_DETAIL_CHECK_LATE_MEMBER(T, I, x) NETSER_DETAIL_CHECK_LATE_MEMBER_I(T, I, NETSER_PP_MEMBER_NAME(x))
-#define NETSER_DETAIL_CHECK_LATE_MEMBER_I(T, I, m) NETSER_DETAIL_CHECK_LATE_MEMBER_II(T, I, m)
-#define NETSER_DETAIL_CHECK_LATE_MEMBER_II(T, I, m)                                                       \
+// The same mistakes as the early checks (a bare member makes none of an attribute's),
+// and a plain aggregate's.
+#define NETSER_DETAIL_CHECK_LATE_MEMBER(T, I, x)                                                          \
+    NETSER_DETAIL_CHECK_LATE_MEMBER_I(NETSER_PP_CAT(NETSER_DETAIL_CHECKS_, NETSER_PP_IS_PAREN(x)), T, I,  \
+                                      NETSER_PP_MEMBER_NAME(x))
+#define NETSER_DETAIL_CHECK_LATE_MEMBER_I(CHECKS, T, I, m) NETSER_DETAIL_CHECK_LATE_MEMBER_II(CHECKS, T, I, m)
+#define NETSER_DETAIL_CHECK_LATE_MEMBER_II(CHECKS, T, I, m)                                               \
     if constexpr (::netser::detail::checked_late<T, I, NetserLate>) {                                    \
         constexpr int netser_misuse = static_cast<int>(::netser::detail::late_misuse_at<T, I, NetserLate>()); \
-        NETSER_DETAIL_CHECKS_1(#T "." #m) NETSER_DETAIL_CHECK(#T "." #m, plain_aggregate)                \
+        CHECKS(#T "." #m) NETSER_DETAIL_CHECK(#T "." #m, plain_aggregate)                                 \
     }
 // (NETSER_CLASS has none: a local class may hold no template, not even a friend one.)
 #define NETSER_DETAIL_CHECK_LATE(T, ...)                                                                  \
