@@ -100,6 +100,12 @@ public:
     /// Flushes the last partial word; the bytes written (unused high bits zero).
     std::span<const std::byte> finish() noexcept { return writer_.finish(); }
 
+    /// Where the stream is, and back there (the bits after it are dropped): for a writer
+    /// that writes a value before it knows whether the value is needed. The room a
+    /// dropped value took is not given back to a failure: check bits_remaining() first.
+    bit_writer::position where() const noexcept { return writer_.where(); }
+    void move_to(bit_writer::position p) noexcept { writer_.move_to(p); }
+
 protected:
     bit_writer writer_;
 
@@ -144,9 +150,11 @@ public:
     using write_stream::leave_nested;
     using write_stream::leave_user_code;
     using write_stream::max_depth;
+    using write_stream::move_to;
     using write_stream::ok;
     using write_stream::set_context;
     using write_stream::set_max_depth;
+    using write_stream::where;
 
     /// Writes the low n bits of value (n in 0..64), growing the vector if they do not fit.
     [[nodiscard]] NETSER_INLINE bool process_bits(std::uint64_t value, int n) noexcept {

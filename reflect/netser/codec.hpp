@@ -29,7 +29,9 @@
 
 #include <boost/pfr/core.hpp>
 
+#include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -48,9 +50,14 @@ NETSER_INLINE bool serialize_value(S& s, T& v) {
 // out: they are no values and may be uninitialised (valgrind would rightly flag a branch
 // on them, and the answer would depend on them).
 template <class T>
-bool bitwise_equal(const T& a, const T& b) noexcept {
-    if constexpr (std::has_unique_object_representations_v<T> || std::is_same_v<T, float> ||
-                  std::is_same_v<T, double>) {
+NETSER_INLINE bool bitwise_equal(const T& a, const T& b) noexcept {
+    if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) { // one comparison, not a call to memcmp
+        return a == b;
+    } else if constexpr (std::is_same_v<T, float>) {
+        return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+    } else if constexpr (std::is_same_v<T, double>) {
+        return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+    } else if constexpr (std::has_unique_object_representations_v<T>) {
         return std::memcmp(static_cast<const void*>(&a), static_cast<const void*>(&b), sizeof(T)) == 0;
     } else if constexpr (!std::is_trivially_copyable_v<T>) {
         return false; // strings, containers: their encodings decide
@@ -129,19 +136,39 @@ bool delta_body(S& s, T& v, const T& b) {
 template <class P, stream S, class T>
 bool serialize_delta_value(S& s, T& v, const T& b) {
     constexpr bool whole = has_attr<P, attr_kind::delta_whole>;
-    if constexpr (!whole && has_own_delta<P, S, T>()) {
+    if constexpr (!S::is_reading) {
+        return write_delta_value<P>(s, v, b) != delta_written::failed;
+    } else if constexpr (!whole && has_own_delta<P, S, T>()) {
         return own_delta<P>(s, v, b);
     } else {
         using VP = std::conditional_t<whole, without<P, attr_kind::delta_whole>, P>;
         bool changed = false;
-        if constexpr (!S::is_reading) changed = !same_value<VP>(v, b);
         if (!serialize_bool(s, changed)) return false;
         if (!changed) {
-            if constexpr (S::is_reading) copy_value(v, b);
+            copy_value(v, b);
             return true;
         }
         if constexpr (whole) return serialize_value<VP>(s, v);
         else return delta_body<VP>(s, v, b);
+    }
+}
+
+template <class P, stream S, class T>
+NETSER_INLINE delta_written write_delta_value(S& s, T& v, const T& b) {
+    constexpr bool whole = has_attr<P, attr_kind::delta_whole>;
+    if constexpr (!whole && has_own_delta<P, S, T>()) {
+        return own_delta<P>(s, v, b) ? delta_written::unknown : delta_written::failed;
+    } else if constexpr (!whole && requires { write_changed(s, v, b, encoding_v<P, T>, delta_params_v<P, T>); }) {
+        return write_changed(s, v, b, encoding_v<P, T>, delta_params_v<P, T>);
+    } else {
+        using VP = std::conditional_t<whole, without<P, attr_kind::delta_whole>, P>;
+        bool changed = !same_value<VP>(v, b);
+        if (!serialize_bool(s, changed)) return delta_written::failed;
+        if (!changed) return delta_written::unchanged;
+        bool ok;
+        if constexpr (whole) ok = serialize_value<VP>(s, v);
+        else ok = delta_body<VP>(s, v, b);
+        return ok ? delta_written::changed : delta_written::failed;
     }
 }
 

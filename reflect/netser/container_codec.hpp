@@ -10,6 +10,7 @@
 #include <netser/scalar_codec.hpp> // the fixed-width elements of sequences (same_encoded, apply_delta)
 #include <netser/visitor.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -246,18 +247,63 @@ bool apply_encoding(S& s, T& c, associative_encoding<P>) {
 /// element is followed by its delta body. changed(i) says whether element i changed
 /// (writers), body(i) sends or reads its body, keep(i) gives a reader's element i the
 /// baseline's value.
+// The changed tests of a writer's first elements, made while it chooses how to name
+// them and remembered for the writing (each element is tested once).
+class changed_memo {
+public:
+    static constexpr std::size_t capacity = 4096;
+    /// Tests elements from 0 while keep_going(i), remembering the first `capacity`.
+    template <class Changed, class KeepGoing, class Each>
+    NETSER_INLINE void test(std::size_t n, Changed& changed, KeepGoing&& keep_going, Each&& each) {
+        const std::size_t remembered = n < capacity ? n : capacity;
+        for (std::size_t w = 0; w * 64 < remembered; ++w) words_[w] = 0;
+        std::size_t i = 0;
+        for (; i < n && keep_going(); ++i) {
+            const bool c = changed(i);
+            if (i < capacity) words_[i / 64] |= std::uint64_t{c ? 1u : 0u} << (i % 64);
+            if (c) each(i);
+        }
+        tested_ = i < capacity ? i : capacity;
+    }
+    template <class Changed>
+    NETSER_INLINE bool changed(std::size_t i, Changed& test) const {
+        if (i < tested_) return (words_[i / 64] >> (i % 64) & 1u) != 0;
+        return test(i);
+    }
+    /// The first changed element from i on, or n: the remembered ones a word at a time.
+    template <class Changed>
+    NETSER_INLINE std::size_t next_changed(std::size_t i, std::size_t n, Changed& test) const {
+        if (i < tested_) {
+            for (;;) { // the bits past tested_ are clear
+                const std::uint64_t rest = words_[i / 64] >> (i % 64);
+                if (rest != 0) return i + static_cast<std::size_t>(std::countr_zero(rest));
+                i = (i / 64 + 1) * 64;
+                if (i >= tested_) break;
+            }
+            i = tested_; // the untested ones from here
+        }
+        while (i < n && !test(i)) ++i;
+        return i;
+    }
+
+private:
+    std::uint64_t words_[capacity / 64];
+    std::size_t tested_ = 0;
+};
+
 template <stream S, class Changed, class Body, class Keep>
 bool delta_elements(S& s, std::size_t n, Changed&& changed, Body&& body, Keep&& keep) {
     const int count = static_cast<int>(n);
     bool listed = false;
+    [[maybe_unused]] changed_memo memo;
     if constexpr (!S::is_reading) {
         std::size_t cost = 0;
         int previous = -1;
-        for (int i = 0; i < count && cost < n; ++i) {
-            if (!changed(static_cast<std::size_t>(i))) continue;
-            cost += static_cast<std::size_t>(relative_index_bits(i - previous, count));
-            previous = i;
-        }
+        memo.test(n, changed, [&] { return cost < n; }, [&](std::size_t i) {
+            const int current = static_cast<int>(i);
+            cost += static_cast<std::size_t>(relative_index_bits(current - previous, count));
+            previous = current;
+        });
         if (cost < n) cost += static_cast<std::size_t>(relative_index_bits(count - previous, count));
         listed = cost < n;
     }
@@ -265,7 +311,7 @@ bool delta_elements(S& s, std::size_t n, Changed&& changed, Body&& body, Keep&& 
     if (!listed) {
         for (std::size_t i = 0; i < n; ++i) {
             bool is_changed = false;
-            if constexpr (!S::is_reading) is_changed = changed(i);
+            if constexpr (!S::is_reading) is_changed = memo.changed(i, changed);
             if (!serialize_bool(s, is_changed)) [[unlikely]] return fail_at_index(s, i);
             if (is_changed) {
                 if (!body(i)) [[unlikely]] return false;
@@ -287,12 +333,10 @@ bool delta_elements(S& s, std::size_t n, Changed&& changed, Body&& body, Keep&& 
             ++next;
         }
     } else {
-        for (int i = 0; i < count; ++i) {
-            if (!changed(static_cast<std::size_t>(i))) continue;
-            int current = i;
-            if (!serialize_relative_index(s, previous, current, count)) [[unlikely]]
-                return fail_at_index(s, static_cast<std::size_t>(i));
-            if (!body(static_cast<std::size_t>(i))) [[unlikely]] return false;
+        for (std::size_t i = memo.next_changed(0, n, changed); i < n; i = memo.next_changed(i + 1, n, changed)) {
+            int current = static_cast<int>(i);
+            if (!serialize_relative_index(s, previous, current, count)) [[unlikely]] return fail_at_index(s, i);
+            if (!body(i)) [[unlikely]] return false;
         }
         int end = count;
         return serialize_relative_index(s, previous, end, count);

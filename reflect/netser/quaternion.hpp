@@ -556,10 +556,14 @@ template <>
 struct detail::smallest_three_attr<void> { // netser::smallest_three
     int bits;
     difference_ladder ladder = default_difference_ladder; ///< for the delta of a changed code
+    // The ladder checked and fitted to the codes' range once (a delta would per code).
+    bool ladder_valid;
+    detail::effective_ladder fitted_ladder;
 
     constexpr explicit smallest_three_attr(int bits_per_component,
                                            difference_ladder delta_ladder = default_difference_ladder) noexcept
-        : bits(bits_per_component), ladder(delta_ladder) {}
+        : bits(bits_per_component), ladder(delta_ladder), ladder_valid(delta_ladder.valid()),
+          fitted_ladder(delta_ladder, quantization::centered_bits(bound, bits_per_component).max_int) {}
 
     static constexpr float bound = 0.70710678f;
     constexpr quantization params() const noexcept { return quantization::centered_bits(bound, bits); }
@@ -594,7 +598,7 @@ struct detail::smallest_three_attr<void> { // netser::smallest_three
     bool serialize_delta(S& s, Q& quat, const Q& baseline) const noexcept {
         const std::size_t at = s.bits_processed();
         const quantization q = params();
-        if (!q.valid || !ladder.valid()) [[unlikely]] return s.fail(errc::invalid_value, at);
+        if (!q.valid || !ladder_valid) [[unlikely]] return s.fail(errc::invalid_value, at);
         const std::array<float, 4> b = detail::to_xyzw(baseline);
         if (!detail::all_finite(b)) [[unlikely]] return s.fail(errc::invalid_value, at);
         const detail::smallest_three_fields base = detail::smallest_three_write(b, q);
@@ -623,7 +627,7 @@ struct detail::smallest_three_attr<void> { // netser::smallest_three
             if (!serialize_bool(s, code_changed)) return detail::failed_from(s, at);
             if (!code_changed) continue;
             std::uint64_t code = f.codes[k];
-            if (!serialize_code_difference(s, code, base.codes[k], q.max_int, ladder))
+            if (!detail::serialize_difference(s, code, base.codes[k], q.max_int, fitted_ladder))
                 return detail::failed_from(s, at);
             f.codes[k] = static_cast<std::uint32_t>(code);
         }

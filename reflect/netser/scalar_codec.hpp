@@ -59,6 +59,32 @@ NETSER_INLINE bool apply_delta(S& s, T& v, const T& b, const E& e, const delta_p
     }
 }
 
+// A writer's changed bit and difference at once: each side coded once (same_value and
+// then apply_delta would code both twice). Bitwise equal values are unchanged uncoded.
+template <stream S, class T, class E>
+    requires(is_fixed_width<E> && sends_difference<T, E>)
+NETSER_INLINE delta_written write_changed(S& s, T& v, const T& b, const E& e, const delta_params& p) noexcept {
+    std::uint64_t code = 0, base = 0;
+    errc of_base = errc::none, of_value = errc::none;
+    bool changed = !bitwise_equal(v, b);
+    if (changed) {
+        of_base = to_code(b, e, base);
+        of_value = to_code(v, e, code);
+        changed = of_base != errc::none || of_value != errc::none || code != base;
+    }
+    if (!serialize_bool(s, changed)) return delta_written::failed;
+    if (!changed) return delta_written::unchanged;
+    // As apply_delta: the baseline's error first, at the body's first bit.
+    const std::size_t at = s.bits_processed();
+    const errc c = of_base != errc::none ? of_base : of_value;
+    if (c != errc::none) [[unlikely]] {
+        (void)s.fail(c, at);
+        return delta_written::failed;
+    }
+    return serialize_difference(s, code, base, code_max<T>(e), p.ladder) ? delta_written::changed
+                                                                          : delta_written::failed;
+}
+
 // common(values...) as a value: the plain encoding and the values as T.
 template <class P, class T>
 constexpr auto common_values_of() noexcept {

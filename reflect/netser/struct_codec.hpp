@@ -670,63 +670,78 @@ bool same_encoded(const C& v, const C& b, struct_encoding<P>) {
     return same_struct<P>(v, b, described_bases<C>{}, member_indices<C>{});
 }
 
+// The delta of a part of a struct: what a writer wrote (a reader: changed or failed).
+template <class P, stream S, class T>
+NETSER_INLINE delta_written delta_part(S& s, T& v, const T& b) {
+    if constexpr (S::is_reading) return serialize_delta_value<P>(s, v, b) ? delta_written::changed : delta_written::failed;
+    else return write_delta_value<P>(s, v, b);
+}
+
 // The delta of one member, named in the profile and the error path.
 template <class P, class C, std::size_t I, stream S, class M>
-bool delta_named(S& s, M& m, const M& b) {
+NETSER_INLINE delta_written delta_named(S& s, M& m, const M& b) {
     using D = member_at<C, I>;
     if constexpr (profiling_stream<S>) s.enter_member(D::name);
-    const bool ok = serialize_delta_value<P>(s, m, b);
+    const delta_written r = delta_part<P>(s, m, b);
     if constexpr (profiling_stream<S>) s.leave();
-    if (ok) [[likely]] return true;
+    if (r != delta_written::failed) [[likely]] return r;
     s.error().prepend_member(D::name);
-    return false;
+    return r;
 }
 
 template <class C, std::size_t I, stream S>
-bool delta_member(S& s, C& obj, const C& base) {
+NETSER_INLINE delta_written delta_member(S& s, C& obj, const C& base) {
     using D = member_at<C, I>;
     using P = member_attrs<C, I>;
     auto& m = obj.*D::pointer;
     const auto& b = base.*D::pointer;
     if constexpr (has_attr<P, attr_kind::skip>) {
         if constexpr (S::is_reading) copy_value(m, b);
-        return true;
+        return delta_written::unchanged;
     } else {
         if constexpr (has_attr<P, attr_kind::only_if>) {
             if (!(obj.*only_if_flag<C, I>())) {
                 if constexpr (S::is_reading) reset_to_default<C, D>(m);
-                return true;
+                return delta_written::unchanged;
             }
         }
         if constexpr (checks_enabled && has_attr<P, attr_kind::check>) {
             if (!serialize_check(s, P::value.template get<attr_kind::check>().magic)) [[unlikely]] {
                 s.error().prepend_member(D::name);
-                return false;
+                return delta_written::failed;
             }
         }
         return delta_named<value_provider<P>, C, I>(s, m, b);
     }
 }
 
+// The bases' and members' deltas in turn: what the most of them wrote.
 template <class P, stream S, class C, template <class...> class L, class... B, std::size_t... I>
-bool delta_struct_body(S& s, C& obj, const C& base, L<B...>, std::index_sequence<I...>) {
-    if (!(serialize_delta_value<no_attrs>(s, static_cast<typename B::type&>(obj),
-                                          static_cast<const typename B::type&>(base)) &&
+delta_written delta_struct_body(S& s, C& obj, const C& base, L<B...>, std::index_sequence<I...>) {
+    delta_written most = delta_written::unchanged;
+    const auto note = [&most](delta_written r) NETSER_INLINE_LAMBDA {
+        if (r > most) most = r;
+        return r != delta_written::failed;
+    };
+    if (!(note(delta_part<no_attrs>(s, static_cast<typename B::type&>(obj), static_cast<const typename B::type&>(base))) &&
           ...))
-        return false;
+        return delta_written::failed;
+    bool ok;
     if constexpr (pack_of<P>::encoding_size != 0)
-        return (delta_named<P, C, I>(s, obj.*member_at<C, I>::pointer, base.*member_at<C, I>::pointer) && ...);
+        ok = (note(delta_named<P, C, I>(s, obj.*member_at<C, I>::pointer, base.*member_at<C, I>::pointer)) && ...);
     else
-        return (delta_member<C, I>(s, obj, base) && ...);
+        ok = (note(delta_member<C, I>(s, obj, base)) && ...);
+    return ok ? most : delta_written::failed;
 }
 
 template <stream S, class C, class P>
 bool apply_delta(S& s, C& obj, const C& base, struct_encoding<P>, const delta_params&) {
     if constexpr (is_recursive_type<C>()) {
         if (!enter_nested(s)) return false;
-        return leave_nested(s, delta_struct_body<P>(s, obj, base, described_bases<C>{}, member_indices<C>{}));
+        return leave_nested(s, delta_struct_body<P>(s, obj, base, described_bases<C>{}, member_indices<C>{}) !=
+                                   delta_written::failed);
     } else {
-        return delta_struct_body<P>(s, obj, base, described_bases<C>{}, member_indices<C>{});
+        return delta_struct_body<P>(s, obj, base, described_bases<C>{}, member_indices<C>{}) != delta_written::failed;
     }
 }
 
@@ -778,6 +793,36 @@ constexpr bit_bounds struct_delta_bounds(L<B...>, std::index_sequence<I...>) noe
 template <class C, class P>
 constexpr bit_bounds delta_bounds(struct_encoding<P>, const delta_params&) noexcept {
     return struct_delta_bounds<P, C>(described_bases<C>{}, member_indices<C>{});
+}
+
+template <class S>
+concept rewindable_stream = requires(S& s) { s.move_to(s.where()); };
+
+// A writer's changed struct: the set changed bit and the members first, taken back for
+// a clear bit when none of them changed, so that each member is tested once (same_value
+// first would test them all, and the body each again). Where the room left cannot be
+// sure to hold the members, they are tested first: a write that fits must not fail.
+template <stream S, class C, class P>
+    requires(rewindable_stream<S> && !is_recursive_type<C>())
+delta_written write_changed(S& s, C& obj, const C& base, struct_encoding<P> e, const delta_params&) {
+    constexpr bit_bounds body = struct_delta_bounds<P, C>(described_bases<C>{}, member_indices<C>{});
+    bool changed = !bitwise_equal(obj, base);
+    if (changed && body.bounded && s.bits_remaining() > body.max) {
+        const auto start = s.where();
+        if (!serialize_bool(s, changed)) return delta_written::failed;
+        const delta_written r = delta_struct_body<P>(s, obj, base, described_bases<C>{}, member_indices<C>{});
+        if (r == delta_written::changed || r == delta_written::failed) return r;
+        if (r == delta_written::unknown && !same_encoded(obj, base, e)) return delta_written::changed;
+        s.move_to(start); // every member went as the baseline's: one clear bit instead
+        changed = false;
+    } else if (changed) {
+        changed = !same_encoded(obj, base, e);
+    }
+    if (!serialize_bool(s, changed)) return delta_written::failed;
+    if (!changed) return delta_written::unchanged;
+    return delta_struct_body<P>(s, obj, base, described_bases<C>{}, member_indices<C>{}) == delta_written::failed
+               ? delta_written::failed
+               : delta_written::changed;
 }
 
 template <class T, class P>

@@ -47,9 +47,26 @@ struct delta_params {
 template <class P, stream S, class T>
 bool serialize_delta_value(S& s, T& v, const T& b);
 
+/// What a writer wrote for a value: its changed bit clear or set, or a user codec's own
+/// serialize_delta (unknown: netser does not read its bits); failed when the write failed.
+/// Ordered: a struct wrote what the most of its members did.
+enum class delta_written : unsigned char { failed, unchanged, unknown, changed };
+
+/// serialize_delta_value for writers, saying what it wrote. A family may write the
+/// changed bit and the body at once (write_changed: a scalar codes each side once, a
+/// struct writes its members and takes them back when none changed); the others test
+/// same_value first.
+template <class P, stream S, class T>
+NETSER_INLINE delta_written write_delta_value(S& s, T& v, const T& b);
+
 /// The delta body of a v that differs from b: apply_delta with v's encoding.
 template <class P, stream S, class T>
 bool delta_body(S& s, T& v, const T& b);
+
+/// Whether a and b hold the same bytes in every value they contain, so that they write
+/// the same bits (false: not known).
+template <class T>
+NETSER_INLINE bool bitwise_equal(const T& a, const T& b) noexcept;
 
 /// Whether v goes on the wire as b does, with attributes P (false when v cannot be written).
 template <class P, class T>

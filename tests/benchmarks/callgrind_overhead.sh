@@ -37,12 +37,9 @@ ops="${OPS:-write read measure}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
+. "$here/callgrind_count.sh"
 instructions() { # exe op kind type -> Ir inside the run_* function
-  local exe=$1 op=$2 kind=$3 type=$4 fn
-  fn="run_${op}_${kind}"
-  valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "--toggle-collect=*${fn}*" \
-    "$exe" "$op" "$kind" "$type" "$count" >/dev/null 2>&1
-  callgrind_annotate "$work/cg.out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
+  callgrind_count "$work/cg.out" "--toggle-collect=*run_${2}_${3}*" "$1" "$2" "$3" "$4" "$count"
 }
 
 # The reference library's figure for compiler, level, type and op (empty when none).

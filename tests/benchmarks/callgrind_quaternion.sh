@@ -15,9 +15,9 @@ trap 'rm -rf "$work"' EXIT
 compilers=("$@")
 [ ${#compilers[@]} -gt 0 ] || compilers=(g++ clang++-14)
 
+. "$here/callgrind_count.sh"
 total() { # exe mode op/name -> Ir of the whole run
-  valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$1" "$2" "$3" >/dev/null 2>&1
-  callgrind_annotate "$work/cg.out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
+  callgrind_count "$work/cg.out" "$1" "$2" "$3"
 }
 
 instructions() { # exe op name -> Ir of one pass (the run minus its setup alone), per quaternion
