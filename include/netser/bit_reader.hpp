@@ -48,6 +48,27 @@ public:
         return true;
     }
 
+    /// read_bits for a caller that made sure the bits are there (n <= bits_remaining(),
+    /// once for many values) and n <= 56: no room check away from the packet's end.
+    NETSER_INLINE std::uint64_t read_bits_fitting(int n) noexcept {
+        const std::size_t pos = pos_;
+        std::uint64_t value = 0;
+        if (pos < fast_limit_) [[likely]] {
+            value = peek(pos, n);
+            pos_ = pos + static_cast<unsigned>(n);
+        } else {
+            std::size_t next = pos;
+            (void)read_slow(data_, limit_, next, value, n); // cannot fail: the bits are there
+            pos_ = next;
+        }
+        return value;
+    }
+
+    /// Back to a position already read (a caller that reads a value again, the slow way).
+    void move_back_to(std::size_t bits) noexcept {
+        if (bits <= pos_) pos_ = bits;
+    }
+
     /// Bits needed to reach the next byte boundary (0..7).
     int align_bits() const noexcept { return static_cast<int>((8 - pos_ % 8) % 8); }
 

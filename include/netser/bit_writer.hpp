@@ -29,11 +29,18 @@ public:
     /// Returns false, writing nothing, when they do not fit, n is outside 0..64, or
     /// after poison().
     NETSER_INLINE bool write_bits(std::uint64_t value, int n) noexcept {
+        if (static_cast<unsigned>(n) > 64u || pos_ + static_cast<unsigned>(n) >= limit_) [[unlikely]]
+            return false;
+        write_bits_fitting(value, n);
+        return true;
+    }
+
+    /// write_bits for a caller that made sure the bits fit (n <= bits_available(), once
+    /// for many values): no room check.
+    NETSER_INLINE void write_bits_fitting(std::uint64_t value, int n) noexcept {
         // The state is read once and written back after the stores to the buffer:
         // byte stores may alias anything, and this keeps it in registers when inlined.
         const std::size_t pos = pos_;
-        if (static_cast<unsigned>(n) > 64u || pos + static_cast<unsigned>(n) >= limit_) [[unlikely]]
-            return false;
         std::uint64_t scratch = scratch_;
         if (n > 32) {
             scratch = put(scratch, value & 0xffffffffu, 32, pos);
@@ -43,7 +50,6 @@ public:
         }
         scratch_ = scratch;
         pos_ = pos + static_cast<unsigned>(n);
-        return true;
     }
 
     /// Writes zero bits up to the next byte boundary.

@@ -106,6 +106,13 @@ public:
     bit_writer::position where() const noexcept { return writer_.where(); }
     void move_to(bit_writer::position p) noexcept { writer_.move_to(p); }
 
+    /// One room check for many values: whether `bits` more bits fit; then a copy of the
+    /// writer (which the compiler keeps in registers) writes them with write_bits_fitting,
+    /// and resume takes its position back.
+    [[nodiscard]] bool room_for(std::size_t bits) const noexcept { return bits <= writer_.bits_available(); }
+    bit_writer fitting_writer() const noexcept { return writer_; }
+    void resume(const bit_writer& w) noexcept { writer_ = w; }
+
 protected:
     bit_writer writer_;
 
@@ -150,7 +157,9 @@ public:
     using write_stream::leave_nested;
     using write_stream::leave_user_code;
     using write_stream::max_depth;
+    using write_stream::fitting_writer;
     using write_stream::move_to;
+    using write_stream::resume;
     using write_stream::ok;
     using write_stream::set_context;
     using write_stream::set_max_depth;
@@ -171,6 +180,13 @@ public:
     [[nodiscard]] bool process_bytes(const std::byte* data, std::size_t n) noexcept {
         if (writer_.write_bytes(data, n)) [[likely]] return true;
         return grow_and_write_bytes(data, n);
+    }
+
+    /// Whether `bits` more bits fit, growing the vector for them (up to max_bytes): then
+    /// fitting_writer() writes them without a room check each, as write_stream's does.
+    [[nodiscard]] bool room_for(std::size_t bits) noexcept {
+        return bits <= writer_.bits_available() ||
+               (bits <= max_bytes_ * 8 - writer_.bits_written() && grow(writer_.bits_written() + bits));
     }
 
     /// Bits that can still be written: up to max_bytes, however large the vector is now
@@ -276,6 +292,13 @@ public:
         if (reader_.read_bytes(data, n)) [[likely]] return true;
         return fail(errc::overflow, bits_processed());
     }
+
+    /// One check for many values: whether `bits` more bits are there; then a copy of the
+    /// reader (which the compiler keeps in registers) reads them with read_bits_fitting,
+    /// and resume takes its position back.
+    [[nodiscard]] bool room_for(std::size_t bits) const noexcept { return bits <= reader_.bits_remaining(); }
+    bit_reader fitting_reader() const noexcept { return reader_; }
+    void resume(const bit_reader& r) noexcept { reader_ = r; }
 
     bool fail(errc code, std::size_t bit) noexcept {
         fail_cold(code, bit);

@@ -87,9 +87,16 @@ NETSER_INLINE_LARGE bool apply_encoding(S& s, std::vector<T, Allocator>& v, sequ
     return true;
 }
 
+// Elements that are one packed run each go a word at a time after one room check
+// (serialize_packed_elements, struct_codec.hpp); the others, and from the first bad
+// code on, one by one.
 template <class P, stream S, class T>
 NETSER_INLINE_LARGE bool serialize_elements(S& s, T* first, std::size_t n) {
-    for (T *p = first, *last = first + n; p != last; ++p) {
+    T* p = first;
+    if constexpr (!profiling_stream<S> &&
+                  requires { { serialize_packed_elements(s, first, n, encoding_v<P, T>) } -> std::same_as<std::size_t>; })
+        p += serialize_packed_elements(s, first, n, encoding_v<P, T>);
+    for (T* last = first + n; p != last; ++p) {
         if constexpr (profiling_stream<S>) s.enter_element();
         const bool ok = serialize_value<P>(s, *p);
         if constexpr (profiling_stream<S>) s.leave();

@@ -599,6 +599,80 @@ NETSER_INLINE bool apply_encoding(S& s, C& obj, struct_encoding<P>) {
         return serialize_struct_call<P>(s, obj);
 }
 
+// ---- elements that are one packed run each -----------------------------------------
+//
+// A vector or array of flat structs of fixed-width members within one run (a roster of
+// {team, score, alive}) checks the room once for all its elements and writes or reads
+// each as one word. An element with a bad code, and everything after it, goes the
+// member-by-member way, which reports the error as it always does (a reader first moves
+// back to the element's first bit).
+
+// The bits of C's one packed run when every member is in it (no bases, no special
+// members, all of fixed width, within one run), else 0.
+template <class P, class C>
+constexpr int single_run_bits() noexcept {
+    using R = member_runs<C, P>;
+    if constexpr (boost::mp11::mp_size<described_bases<C>>::value != 0 || R::members == 0 || !R::fixed_size)
+        return 0;
+    else
+        return R::runs.length[0] == R::members ? R::runs.bits[0] : 0;
+}
+
+template <class S>
+concept fitting_stream = requires(S& s) {
+    { s.room_for(std::size_t{}) } -> std::same_as<bool>;
+} && (requires(S& s) { s.resume(s.fitting_reader()); } || requires(S& s) { s.resume(s.fitting_writer()); });
+
+template <class P, class C, std::size_t... I>
+NETSER_INLINE bool pack_members(const C& obj, std::uint64_t& word, std::index_sequence<I...>) noexcept {
+    using R = member_runs<C, P>;
+    bool ok = true;
+    ((ok &= pack_code(obj.*member_at<C, I>::pointer, member_encoding_v<C, I, P>, word, R::runs.offset[I])), ...);
+    return ok;
+}
+template <class P, class C, std::size_t... I>
+NETSER_INLINE bool unpack_members(C& obj, std::uint64_t word, std::index_sequence<I...>) noexcept {
+    using R = member_runs<C, P>;
+    bool ok = true;
+    ((ok &= from_code((word >> R::runs.offset[I]) & low_bits(R::widths[I]), obj.*member_at<C, I>::pointer,
+                      member_encoding_v<C, I, P>) == errc::none),
+     ...);
+    return ok;
+}
+
+/// The first elements of [first, first + n) that go as one packed run each: how many
+/// were written or read (the rest go member by member).
+template <stream S, class C, class P>
+    requires(single_run_bits<P, C>() > 0 && fitting_stream<S>)
+NETSER_INLINE std::size_t serialize_packed_elements(S& s, C* first, std::size_t n, struct_encoding<P>) noexcept {
+    constexpr auto bits = static_cast<std::size_t>(single_run_bits<P, C>());
+    if (n > SIZE_MAX / bits || !s.room_for(n * bits)) return 0;
+    if constexpr (S::is_reading) {
+        bit_reader r = s.fitting_reader();
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!unpack_members<P>(first[i], r.read_bits_fitting(static_cast<int>(bits)), member_indices<C>{}))
+                [[unlikely]] {
+                r.move_back_to(r.bits_read() - bits); // to the element's first bit
+                s.resume(r);
+                return i;
+            }
+        }
+        s.resume(r);
+    } else {
+        bit_writer w = s.fitting_writer();
+        for (std::size_t i = 0; i < n; ++i) {
+            std::uint64_t word = 0;
+            if (!pack_members<P>(first[i], word, member_indices<C>{})) [[unlikely]] {
+                s.resume(w);
+                return i;
+            }
+            w.write_bits_fitting(word, static_cast<int>(bits));
+        }
+        s.resume(w);
+    }
+    return n;
+}
+
 // The error path's name of a plain aggregate's field i: "field<i>".
 NETSER_COLD inline void prepend_field_name(error& e, std::size_t i) noexcept {
     char name[24] = "field";

@@ -13,7 +13,8 @@
 #   NETSER_ROOT=../other-checkout tests/benchmarks/callgrind_overhead.sh   # another tree's headers
 #
 # More shapes (more_shapes.hpp, hand-written and reflected only): arrays of values,
-# points (a vector of structs), command (a variant), readme (the README's Player) and
+# points (a vector of structs), roster (a vector of small structs of one packed run
+# each, judged), command (a variant), readme (the README's Player) and
 # loadout (an optional struct, a string, a vector); those in REPORTED are printed, not
 # judged.
 #
@@ -29,7 +30,7 @@ root="$(cd "${NETSER_ROOT:-$here/../..}" && pwd)"
 count="${1:-100000}"
 cxxs="${CXXS:-g++ clang++-14}"
 levels="${LEVELS:--O2 -O3}"
-types="${TYPES:-s94 player cube mob cubes arrays points command readme loadout}"
+types="${TYPES:-s94 player cube mob cubes arrays points roster command readme loadout}"
 # Measured and printed, not judged: shapes where reflected code is known to cost a few
 # percent more than hand-written code with some compiler (docs/performance.md says why).
 reported="${REPORTED:-arrays points command readme loadout}"

@@ -1,8 +1,8 @@
 #pragma once
 
 // More shapes for overhead_bench.cpp, each hand-written with netser's primitives (the
-// fastest hand-written form) and described with NETSER_STRUCT: arrays of values, a
-// vector of structs, a variant, the README's Player (a common value, only_if, a vector)
+// fastest hand-written form) and described with NETSER_STRUCT: arrays of values, two
+// vectors of structs, a variant, the README's Player (a common value, only_if, a vector)
 // and a loadout (an optional struct, a string, a vector of bytes). callgrind_overhead.sh
 // reports them beside the judged shapes.
 
@@ -72,6 +72,40 @@ struct PointsR {
     std::vector<PointR> pts;
 };
 NETSER_STRUCT(PointsR, (pts, netser::max_size(8)))
+
+// A roster: a vector of up to 16 small structs (a team, a score, alive: 17 bits each).
+struct RosterEntry {
+    std::uint8_t team = 0;
+    std::uint16_t score = 0;
+    bool alive = false;
+};
+struct Roster {
+    std::vector<RosterEntry> entries;
+};
+template <netser::stream S>
+bool serialize(S& s, Roster& v) noexcept {
+    std::uint32_t n = static_cast<std::uint32_t>(v.entries.size());
+    if (!netser::serialize_int(s, n, 0u, 16u)) return false;
+    if constexpr (S::is_reading) { // every entry starts from its default, as a reflected read does
+        v.entries.clear();
+        v.entries.resize(n);
+    }
+    for (auto& e : v.entries)
+        if (!netser::serialize_int(s, e.team, 0, 3) || !netser::serialize_int(s, e.score, 0, 9999) ||
+            !netser::serialize_bool(s, e.alive))
+            return false;
+    return true;
+}
+struct RosterEntryR {
+    std::uint8_t team = 0;
+    std::uint16_t score = 0;
+    bool alive = false;
+};
+NETSER_STRUCT(RosterEntryR, (team, netser::range(0, 3)), (score, netser::range(0, 9999)), alive)
+struct RosterR {
+    std::vector<RosterEntryR> entries;
+};
+NETSER_STRUCT(RosterR, (entries, netser::max_size(16)))
 
 // A command: a variant of two structs, and a sequence number.
 struct Move {
@@ -225,6 +259,14 @@ inline void fill(Points& v, std::mt19937& r) {
         q.z = p(r);
     }
 }
+inline void fill(Roster& v, std::mt19937& r) { // 4 to 16 entries: 10 on average
+    v.entries.resize(4 + r() % 13);
+    for (auto& e : v.entries) {
+        e.team = static_cast<std::uint8_t>(r() % 4);
+        e.score = static_cast<std::uint16_t>(r() % 10000);
+        e.alive = (r() & 1) != 0;
+    }
+}
 inline void fill(Command& v, std::mt19937& r) {
     if ((r() & 1) != 0) {
         Move& m = v.cmd.emplace<0>();
@@ -267,6 +309,10 @@ inline void copy_to(const Points& h, PointsR& r) {
     r.pts.clear();
     for (const Point& p : h.pts) r.pts.push_back({p.x, p.y, p.z});
 }
+inline void copy_to(const Roster& h, RosterR& r) {
+    r.entries.clear();
+    for (const RosterEntry& e : h.entries) r.entries.push_back({e.team, e.score, e.alive});
+}
 inline void copy_to(const Command& h, CommandR& r) {
     if (const Move* m = std::get_if<0>(&h.cmd)) r.cmd = MoveR{m->dx, m->dy};
     else r.cmd = FireR{std::get<1>(h.cmd).weapon, std::get<1>(h.cmd).alt};
@@ -298,6 +344,13 @@ bool same_shape_values(const H& h, const R& r) {
         if (twin.pts.size() != r.pts.size()) return false;
         for (std::size_t i = 0; i < r.pts.size(); ++i)
             if (twin.pts[i].x != r.pts[i].x || twin.pts[i].y != r.pts[i].y || twin.pts[i].z != r.pts[i].z) return false;
+        return true;
+    } else if constexpr (std::is_same_v<R, RosterR>) {
+        if (twin.entries.size() != r.entries.size()) return false;
+        for (std::size_t i = 0; i < r.entries.size(); ++i)
+            if (twin.entries[i].team != r.entries[i].team || twin.entries[i].score != r.entries[i].score ||
+                twin.entries[i].alive != r.entries[i].alive)
+                return false;
         return true;
     } else if constexpr (std::is_same_v<R, CommandR>) {
         if (twin.cmd.index() != r.cmd.index() || twin.seq != r.seq) return false;

@@ -6,7 +6,7 @@
 // (non-zero exit if not).
 //
 //   overhead_bench <write|read|measure> <hand|article|reflected> <s94|player|cube|mob|cubes> [count]
-//   overhead_bench <write|read|measure> <hand|reflected> <arrays|points|command|readme|loadout> [count]
+//   overhead_bench <write|read|measure> <hand|reflected> <arrays|points|roster|command|readme|loadout> [count]
 //   overhead_bench <write|read|measure> <runtime|precomputed> s94 [count]
 //
 // runtime is the article's form with arguments known only at run time, precomputed the
@@ -124,6 +124,8 @@ template <>
 std::vector<Arrays> make_values<Arrays>(std::size_t n) { return filled_values<Arrays>(n); }
 template <>
 std::vector<Points> make_values<Points>(std::size_t n) { return filled_values<Points>(n); }
+template <>
+std::vector<Roster> make_values<Roster>(std::size_t n) { return filled_values<Roster>(n); }
 template <>
 std::vector<Command> make_values<Command>(std::size_t n) { return filled_values<Command>(n); }
 template <>
@@ -366,6 +368,7 @@ int main(int argc, char** argv) {
                         identical<Cubes, CubesR, void>("Cubes (cubes)", 10048) &&
                         identical<Arrays, ArraysR, void>("Arrays", 10000) &&
                         identical<Points, PointsR, void>("Points (a vector of structs)", 10000) &&
+                        identical<Roster, RosterR, void>("Roster (a vector of small structs)", 10000) &&
                         identical<Command, CommandR, void>("Command (a variant)", 10000) &&
                         identical<Readme, ReadmeR, void>("Readme (the README's Player)", 10000) &&
                         identical<Loadout, LoadoutR, void>("Loadout (optional struct, string, vector)", 10000);
@@ -383,6 +386,7 @@ int main(int argc, char** argv) {
     if (type == "mob") return run<Mob, MobR, MobArticle>(op, kind, n);
     if (type == "arrays") return run<Arrays, ArraysR, void>(op, kind, n);
     if (type == "points") return run<Points, PointsR, void>(op, kind, n);
+    if (type == "roster") return run<Roster, RosterR, void>(op, kind, n);
     if (type == "command") return run<Command, CommandR, void>(op, kind, n);
     if (type == "readme") return run<Readme, ReadmeR, void>(op, kind, n);
     if (type == "loadout") return run<Loadout, LoadoutR, void>(op, kind, n);
