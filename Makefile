@@ -95,7 +95,7 @@ UNIT_SUITES_REGEX = ^($(subst $(eval) ,|,$(strip $(UNIT_SUITES))))$$
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS = $(if $(filter command line environment,$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),60)
 FUZZ_DIR     ?= build-fuzz
-FUZZ_TARGETS := read_fuzz packet_fuzz packet_crc_fuzz roundtrip_fuzz delta_fuzz delta_roundtrip_fuzz
+FUZZ_TARGETS := read_fuzz packet_fuzz packet_crc_fuzz roundtrip_fuzz delta_fuzz delta_roundtrip_fuzz elements_fuzz
 FUZZ_CONFIG  := -DCMAKE_BUILD_TYPE=Debug \
                 -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
                 "-DCMAKE_CXX_FLAGS_DEBUG=-O2 -g -fno-omit-frame-pointer" \
