@@ -90,13 +90,21 @@ NETSER_INLINE_LARGE bool apply_encoding(S& s, std::vector<T, Allocator>& v, sequ
 // Elements that are one packed run each go a word at a time after one room check
 // (serialize_packed_elements, struct_codec.hpp); the others, and from the first bad
 // code on, one by one.
-template <class P, stream S, class T>
-NETSER_INLINE_LARGE bool serialize_elements(S& s, T* first, std::size_t n) {
+template <class P, class S, class T>
+inline constexpr bool packed_elements = !profiling_stream<S> && requires(S& s, T* first, std::size_t n) {
+    { serialize_packed_elements(s, first, n, encoding_v<P, T>, std::false_type{}) } -> std::same_as<std::size_t>;
+};
+
+// stale: how many of the first elements hold a reused vector's old values, which a read
+// starts from their defaults (packed elements only; the others are cleared before).
+template <class P, bool Fresh = false, stream S, class T>
+NETSER_INLINE_LARGE bool serialize_elements(S& s, T* first, std::size_t n, [[maybe_unused]] std::size_t stale = 0) {
     T* p = first;
-    if constexpr (!profiling_stream<S> &&
-                  requires { { serialize_packed_elements(s, first, n, encoding_v<P, T>) } -> std::same_as<std::size_t>; })
-        p += serialize_packed_elements(s, first, n, encoding_v<P, T>);
+    if constexpr (packed_elements<P, S, T>)
+        p += serialize_packed_elements(s, first, n, encoding_v<P, T>, std::bool_constant<Fresh>{});
     for (T* last = first + n; p != last; ++p) {
+        if constexpr (Fresh && S::is_reading)
+            if (p < first + stale) *p = T{};
         if constexpr (profiling_stream<S>) s.enter_element();
         const bool ok = serialize_value<P>(s, *p);
         if constexpr (profiling_stream<S>) s.leave();
@@ -140,8 +148,12 @@ NETSER_INLINE_LARGE bool apply_encoding(S& s, T& v, vector_encoding<P>) {
     using E = typename T::value_type;
     std::uint64_t count = v.size();
     if (!serialize_count(s, count, max, min_bits_value<EP, E>(), element_footprint<T>())) return false;
+    [[maybe_unused]] std::size_t stale = 0;
     if constexpr (S::is_reading) {
-        v.clear();
+        // Every element starts from its default: a read of packed elements resets the
+        // ones the vector kept (serialize_elements), the others are cleared first.
+        if constexpr (packed_elements<EP, S, E>) stale = v.size() < count ? v.size() : static_cast<std::size_t>(count);
+        else v.clear();
         v.resize(static_cast<std::size_t>(count));
     }
     if constexpr (std::is_same_v<E, bool>) {
@@ -152,7 +164,7 @@ NETSER_INLINE_LARGE bool apply_encoding(S& s, T& v, vector_encoding<P>) {
         }
         return true;
     } else {
-        return serialize_elements<EP>(s, v.data(), v.size());
+        return serialize_elements<EP, S::is_reading && packed_elements<EP, S, E>>(s, v.data(), v.size(), stale);
     }
 }
 

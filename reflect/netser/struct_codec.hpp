@@ -641,21 +641,27 @@ NETSER_INLINE bool unpack_members(C& obj, std::uint64_t word, std::index_sequenc
 }
 
 /// The first elements of [first, first + n) that go as one packed run each: how many
-/// were written or read (the rest go member by member).
-template <stream S, class C, class P>
+/// were written or read (the rest go member by member). Fresh: a read starts each
+/// element from its default (a vector's kept elements; not an array's).
+template <stream S, class C, class P, bool Fresh>
     requires(single_run_bits<P, C>() > 0 && fitting_stream<S>)
-NETSER_INLINE std::size_t serialize_packed_elements(S& s, C* first, std::size_t n, struct_encoding<P>) noexcept {
+NETSER_INLINE std::size_t serialize_packed_elements(S& s, C* first, std::size_t n, struct_encoding<P>,
+                                                    std::bool_constant<Fresh>) noexcept {
     constexpr auto bits = static_cast<std::size_t>(single_run_bits<P, C>());
     if (n > SIZE_MAX / bits || !s.room_for(n * bits)) return 0;
     if constexpr (S::is_reading) {
         bit_reader r = s.fitting_reader();
         for (std::size_t i = 0; i < n; ++i) {
-            if (!unpack_members<P>(first[i], r.read_bits_fitting(static_cast<int>(bits)), member_indices<C>{}))
+            // Fresh: each element from its default (a vector read into one it resized).
+            C fresh{};
+            C& to = Fresh ? fresh : first[i];
+            if (!unpack_members<P>(to, r.read_bits_fitting(static_cast<int>(bits)), member_indices<C>{}))
                 [[unlikely]] {
                 r.move_back_to(r.bits_read() - bits); // to the element's first bit
                 s.resume(r);
                 return i;
             }
+            if constexpr (Fresh) first[i] = fresh;
         }
         s.resume(r);
     } else {
