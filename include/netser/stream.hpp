@@ -156,11 +156,11 @@ public:
     using write_stream::fail;
     using write_stream::leave_nested;
     using write_stream::leave_user_code;
-    using write_stream::max_depth;
     using write_stream::fitting_writer;
+    using write_stream::max_depth;
     using write_stream::move_to;
-    using write_stream::resume;
     using write_stream::ok;
+    using write_stream::resume;
     using write_stream::set_context;
     using write_stream::set_max_depth;
     using write_stream::where;
@@ -185,8 +185,7 @@ public:
     /// Whether `bits` more bits fit, growing the vector for them (up to max_bytes): then
     /// fitting_writer() writes them without a room check each, as write_stream's does.
     [[nodiscard]] bool room_for(std::size_t bits) noexcept {
-        return bits <= writer_.bits_available() ||
-               (bits <= max_bytes_ * 8 - writer_.bits_written() && grow(writer_.bits_written() + bits));
+        return bits <= writer_.bits_available() || (bits <= bits_remaining() && grow(writer_.bits_written() + bits));
     }
 
     /// Bits that can still be written: up to max_bytes, however large the vector is now

@@ -259,13 +259,6 @@ bool apply_encoding(S& s, T& c, associative_encoding<P>) {
 
 // ---- delta --------------------------------------------------------------------------
 
-/// The n elements of a container against the baseline's: a bit that says how the
-/// changed ones are named, then either (0) a changed bit per element or (1) the relative
-/// index of each changed one (serialize_relative_index, the article's ladder) and the
-/// end index n, whichever takes fewer bits (a tie: the changed bits); each changed
-/// element is followed by its delta body. changed(i) says whether element i changed
-/// (writers), body(i) sends or reads its body, keep(i) gives a reader's element i the
-/// baseline's value.
 // The changed tests of a writer's first elements, made while it chooses how to name
 // them and remembered for the writing (each element is tested once).
 class changed_memo {
@@ -310,6 +303,13 @@ private:
     std::size_t tested_ = 0;
 };
 
+/// The n elements of a container against the baseline's: a bit that says how the
+/// changed ones are named, then either (0) a changed bit per element or (1) the relative
+/// index of each changed one (serialize_relative_index, the article's ladder) and the
+/// end index n, whichever takes fewer bits (a tie: the changed bits); each changed
+/// element is followed by its delta body. changed(i) says whether element i changed
+/// (writers), body(i) sends or reads its body, keep(i) gives a reader's element i the
+/// baseline's value.
 template <stream S, class Changed, class Body, class Keep>
 bool delta_elements(S& s, std::size_t n, Changed&& changed, Body&& body, Keep&& keep) {
     const int count = static_cast<int>(n);
