@@ -4,6 +4,7 @@
 #include <netser/bounds.hpp>
 #include <netser/codec.hpp>
 #include <netser/description.hpp>
+#include <netser/extern_serialize.hpp>
 #include <netser/named.hpp>
 #include <netser/stream.hpp>
 
@@ -45,8 +46,10 @@ constexpr bool inline_root() noexcept {
 }
 
 // A function object rather than a function: argument-dependent lookup never finds it,
-// so a user's own serialize(Stream&, T&) overloads stay unambiguous.
-struct serialize_fn {
+// so a user's own serialize(Stream&, T&) overloads stay unambiguous. Compiled is false
+// in NETSER_INSTANTIATE's functions, which compile the code that the others call.
+template <bool Compiled>
+struct basic_serialize_fn {
     /// Writes, reads or measures obj (a described struct, a plain aggregate, a
     /// std::variant...). On failure the stream's error holds the code, the bit and
     /// the member path, rooted at the type's name.
@@ -59,21 +62,25 @@ struct serialize_fn {
     [[nodiscard]] NETSER_INLINE bool operator()(S& s, T& obj) const {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
         using U = std::remove_const_t<T>;
-        if constexpr (has_member_misuse<U>()) // a mistake in a member: one short error that names it
-            if constexpr (has_late_checks<U>) {
-                [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<U**>(nullptr), static_cast<void*>(nullptr));
-            }
-        [[maybe_unused]] constexpr bool checked = members_checked<U>(); // a mistake: one short error
-        auto& target = const_cast<U&>(obj); // writers only read through it
-        if constexpr (inline_root<S, U>()) {
-            if (struct_body<no_attrs, U>::inlined(s, target)) [[likely]]
-                return true;
-            root_failed_path(s, root_name<U>());
-            return false;
-        } else if constexpr (described<U> && !adl::has_serialize<S, U> && !is_recursive_type<U>()) {
-            return struct_body<no_attrs, U>::root(s, target);
+        if constexpr (Compiled && compiled_elsewhere<S, U>) { // NETSER_EXTERN(U): compiled in one source file
+            return netser_compiled_serialize(s, const_cast<U&>(obj), static_cast<U**>(nullptr));
         } else {
-            return serialize_root(s, target);
+            if constexpr (has_member_misuse<U>()) // a mistake in a member: one short error that names it
+                if constexpr (has_late_checks<U>) {
+                    [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<U**>(nullptr), static_cast<void*>(nullptr));
+                }
+            [[maybe_unused]] constexpr bool checked = members_checked<U>(); // a mistake: one short error
+            auto& target = const_cast<U&>(obj); // writers only read through it
+            if constexpr (inline_root<S, U>()) {
+                if (struct_body<no_attrs, U>::inlined(s, target)) [[likely]]
+                    return true;
+                root_failed_path(s, root_name<U>());
+                return false;
+            } else if constexpr (described<U> && !adl::has_serialize<S, U> && !is_recursive_type<U>()) {
+                return struct_body<no_attrs, U>::root(s, target);
+            } else {
+                return serialize_root(s, target);
+            }
         }
     }
 };
@@ -81,7 +88,7 @@ struct serialize_fn {
 } // namespace detail
 
 /// netser::serialize(stream, obj): one description serves write, read and measure.
-inline constexpr detail::serialize_fn serialize{};
+inline constexpr detail::basic_serialize_fn<true> serialize{};
 
 /// The most bits T can take on the wire, at compile time.
 template <class T>

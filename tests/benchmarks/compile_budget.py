@@ -24,6 +24,15 @@ described by NETSER_STRUCT and never serialized (descriptions and their per-memb
 checks); the whole NETSER_STRUCT file (the walks). --instructions counts the compiler's
 instructions under valgrind (callgrind, children included) instead of timing it: they
 repeat exactly on a busy machine, but take about 20 times as long (use --structs 10).
+
+    python3 tests/benchmarks/compile_budget.py --project [--files 20] [--per-file 3] [--runs 3]
+
+--project builds a game's worth of files: --files sources that each include one header
+of --structs message types (the one-function members) and serialize --per-file of them,
+in four ways (hand-written; header-only; NETSER_EXTERN with the descriptions in the
+header; NETSER_EXTERN with the descriptions in messages.cpp), compiled one by one, linked
+and run, and prints the whole build's CPU time. It fails when the last way is above
+--budget times the hand-written build.
 """
 import argparse, os, re, resource, statistics, subprocess, sys, tempfile, time
 
@@ -124,12 +133,13 @@ def netser_entry(name, attr, i):
     return f"{attr}{i}"
 
 
-def run_functions(shape, n_structs, call):
-    """The functions that write, read and measure the structs; call is the serialize call."""
+def run_functions(shape, n_structs, call, indices=None):
+    """The functions that write, read and measure the structs; call is the serialize call
+    (per-struct: those of the structs in indices, by default all)."""
     out = []
     if shape == "per-struct":
         # One function per struct, as a game's code would have: write, read and measure each.
-        for i in range(n_structs):
+        for i in indices if indices is not None else range(n_structs):
             out.append(f"bool run_{i}(gen::S{i}& v, std::byte* buf, std::size_t size) {{")
             out.append(f"    netser::write_stream w(buf, size); bool ok = {call}(w, v);"
                        f" netser::read_stream r(buf, size); ok &= {call}(r, v);"
@@ -152,22 +162,32 @@ def run_functions(shape, n_structs, call):
     return out
 
 
-def generate(n_structs, shape="per-struct"):
-    """The structs described by NETSER_STRUCT (enums by BOOST_DEFINE_ENUM_CLASS)."""
+def described_structs(n_structs, shape, include="<netser/netser.hpp>", extern=False, describe=True):
+    """The structs described by NETSER_STRUCT (enums by BOOST_DEFINE_ENUM_CLASS), each
+    followed by NETSER_EXTERN with extern (without describe: the structs, enums and
+    NETSER_EXTERN only)."""
     members = MEMBERS[shape]
-    out = ["#include <netser/netser.hpp>"] + headers(shape) + ["namespace gen {"]
+    out = [f"#include {include}"] + headers(shape) + ["namespace gen {"]
     for i in range(n_structs):
-        if shape == "one-function":
+        if shape == "one-function" and describe:
             out.append(f"BOOST_DEFINE_ENUM_CLASS(Kind{i}, {ENUMERATORS})")
+        elif shape == "one-function":
+            out.append(f"enum class Kind{i} {{ {ENUMERATORS} }};")  # described with its struct
         out.append(f"struct S{i} {{ {struct_fields(members, i)} }};")
-        out.append(f"NETSER_STRUCT(S{i}, {', '.join(netser_entry(n, a, i) for _, n, a, _ in members)})")
+        if describe:
+            out.append(netser_struct(members, i))
+        if extern:
+            out.append(f"NETSER_EXTERN(S{i});")
     out.append("}")
-    out += run_functions(shape, n_structs, "netser::serialize")
-    return "\n".join(out) + "\n"
+    return out
 
 
-def generate_hand(n_structs, shape="per-struct"):
-    """The same structs with hand-written unified serialize functions, for comparison."""
+def netser_struct(members, i):
+    return f"NETSER_STRUCT(S{i}, {', '.join(netser_entry(n, a, i) for _, n, a, _ in members)})"
+
+
+def hand_structs(n_structs, shape):
+    """The same structs with hand-written unified serialize functions."""
     members = MEMBERS[shape]
     out = ["#include <netser/core.hpp>"] + headers(shape) + ["namespace gen {"] + ITEMS_HELPER
     if shape == "one-function":
@@ -179,8 +199,64 @@ def generate_hand(n_structs, shape="per-struct"):
         body = " && ".join(h.format(i=i) for _, _, _, h in members)
         out.append(f"template <netser::stream S> bool serialize(S& s, S{i}& v) {{ return {body}; }}")
     out.append("}")
-    out += run_functions(shape, n_structs, "serialize")
-    return "\n".join(out) + "\n"
+    return out
+
+
+def generate(n_structs, shape="per-struct"):
+    """One file: the described structs and the functions that serialize them."""
+    return "\n".join(described_structs(n_structs, shape) + run_functions(shape, n_structs, "netser::serialize")) + "\n"
+
+
+def generate_hand(n_structs, shape="per-struct"):
+    """The same structs with hand-written unified serialize functions, for comparison."""
+    return "\n".join(hand_structs(n_structs, shape) + run_functions(shape, n_structs, "serialize")) + "\n"
+
+
+# ---- --project: a game's build, many source files including the same message header ----
+
+PROJECT_VARIANTS = ("hand-written", "header-only", "instantiated", "described in .cpp")
+
+
+def project_sources(kind, n_structs, n_files, per_file, shape="one-function"):
+    """{file name: text}: messages.hpp with the n_structs message types; n_files sources that
+    each include it and write, read and measure per_file of them (every type used at least
+    once when n_files * per_file >= n_structs); main.cpp calls them all, so that the link
+    checks every function is defined. instantiated: messages.hpp declares each type's
+    serialize code (NETSER_EXTERN) and messages.cpp compiles it once (NETSER_INSTANTIATE);
+    described in .cpp: the same with the descriptions (NETSER_STRUCT, BOOST_DESCRIBE_ENUM)
+    in messages.cpp, messages.hpp holding plain C++ and NETSER_EXTERN."""
+    extern = kind in ("instantiated", "described in .cpp")
+    if kind == "hand-written":
+        header, call = hand_structs(n_structs, shape), "serialize"
+    else:
+        # A message header needs <netser/reflect.hpp> (NETSER_STRUCT, the attributes, serialize).
+        header = described_structs(n_structs, shape, "<netser/reflect.hpp>", extern, kind != "described in .cpp")
+        call = "netser::serialize"
+    files = {"messages.hpp": "\n".join(["#pragma once"] + header) + "\n"}
+    used = []
+    for k in range(n_files):
+        indices = [(k * per_file + j) % n_structs for j in range(per_file)]
+        used.append(indices)
+        files[f"source{k}.cpp"] = "\n".join(['#include "messages.hpp"', f"namespace f{k} {{"] +
+                                             run_functions("per-struct", n_structs, call, indices) + ["}"]) + "\n"
+    if extern:
+        described = kind == "described in .cpp"
+        files["messages.cpp"] = "\n".join(
+            ['#include "messages.hpp"', "namespace gen {"] +
+            [line for i in range(n_structs)
+             for line in ([f"BOOST_DESCRIBE_ENUM(Kind{i}, {ENUMERATORS})"] if described and shape == "one-function" else []) +
+             ([netser_struct(MEMBERS[shape], i)] if described else []) + [f"NETSER_INSTANTIATE(S{i})"]] +
+            ["}"]) + "\n"
+    main = ['#include "messages.hpp"']
+    main += [f"namespace f{k} {{ bool run_{i}(gen::S{i}& v, std::byte* buf, std::size_t size); }}"
+             for k, u in enumerate(used) for i in u]
+    main.append("int main() {")
+    main.append("    static std::byte buf[4096]; bool ok = true;")
+    main += [f"    {{ gen::S{i} v{{}}; ok &= f{k}::run_{i}(v, buf, sizeof buf); }}" for k, u in enumerate(used) for i in u]
+    main.append("    return ok ? 0 : 1;")
+    main.append("}")
+    files["main.cpp"] = "\n".join(main) + "\n"
+    return files
 
 
 def compile_command(cxx, src, out, root):
@@ -254,6 +330,57 @@ def run_stages(args, cxxs, shapes, d):
                 previous = m
 
 
+def build_project(cxx, files, d, root):
+    """Compiles every source of a project one after the other, links them and runs the
+    program: {file: CPU seconds} (the link under "link")."""
+    for name, text in files.items():
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    cpu, objects = {}, []
+    for name in sorted(files):
+        if name.endswith(".cpp"):
+            obj = os.path.join(d, name[:-4] + ".o")
+            cpu[name] = compile_seconds(cxx, os.path.join(d, name), obj, root)[0]
+            objects.append(obj)
+    exe = os.path.join(d, "game")
+    c0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+    subprocess.run([cxx, "-o", exe] + objects, check=True)
+    cpu["link"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - c0
+    subprocess.run([exe], check=True)  # every type written, read back and measured
+    return cpu
+
+
+def run_project(args, cxxs, d):
+    """--project: the whole build of each variant, in turn, for each compiler."""
+    totals = {(c, v): [] for c in cxxs for v in PROJECT_VARIANTS}
+    parts = {(c, v): [] for c in cxxs for v in PROJECT_VARIANTS}
+    for _ in range(args.runs):
+        for c in cxxs:
+            for v in PROJECT_VARIANTS:
+                sub = os.path.join(d, f"{os.path.basename(c)}-{v}")
+                os.makedirs(sub, exist_ok=True)
+                cpu = build_project(c, project_sources(v, args.structs, args.files, args.per_file), sub, ROOT)
+                totals[c, v].append(sum(cpu.values()))
+                parts[c, v].append(cpu)
+    over = False
+    print(f"{args.files} source files, each including {args.structs} message types x "
+          f"{len(MEMBERS['one-function'])} members and serializing {args.per_file} of them; "
+          f"whole build CPU seconds (-O2, compiled one by one), median of {args.runs} runs in turn:")
+    for c in cxxs:
+        base = statistics.median(totals[c, "hand-written"])
+        for v in PROJECT_VARIANTS:
+            m = statistics.median(totals[c, v])
+            per_source = statistics.median(statistics.mean(p[f"source{k}.cpp"] for k in range(args.files))
+                                           for p in parts[c, v])
+            extra = ""
+            if "messages.cpp" in parts[c, v][0]:
+                extra = f", messages.cpp {statistics.median(p['messages.cpp'] for p in parts[c, v]):.2f} s"
+            over |= v == "described in .cpp" and m / base > args.budget
+            print(f"  {c:12} {v:18} {m:7.2f} s  {m / base:5.2f}x hand-written  "
+                  f"(a source file {per_source:.3f} s{extra})")
+    return 1 if over else 0
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--cxx", default=None, help="compiler(s), comma-separated (--compare: g++,clang++-14)")
@@ -267,8 +394,13 @@ def main():
     p.add_argument("--budget", type=float, default=1.25, help="with --compare: the largest ratio that passes")
     p.add_argument("--stages", action="store_true", help="where the difference goes: headers, descriptions, walks")
     p.add_argument("--instructions", action="store_true", help="with --stages: callgrind instruction counts")
+    p.add_argument("--project", action="store_true",
+                   help="a game's build: --files sources including --structs types, hand-written / header-only "
+                        "/ instantiated (NETSER_EXTERN)")
+    p.add_argument("--files", type=int, default=20, help="with --project: source files")
+    p.add_argument("--per-file", type=int, default=3, help="with --project: types each source serializes")
     args = p.parse_args()
-    several = args.compare or args.stages
+    several = args.compare or args.stages or args.project
     cxxs = (args.cxx or ("g++,clang++-14" if several else "g++")).split(",")
     shape = args.shape or ("both" if several else "per-struct")
     shapes = SHAPES if shape == "both" else (shape,)
@@ -276,6 +408,8 @@ def main():
         if args.stages:
             run_stages(args, cxxs, shapes, d)
             return 0
+        if args.project:
+            return run_project(args, cxxs, d)
         out = os.path.join(d, "budget.o")
         sources = {}
         for s in shapes:
