@@ -24,6 +24,11 @@
 # per struct, clang 14 -O2: S94 161 write / 107 read, cube 305 / 196; g++ 12 -O3: cube
 # read 178). Measuring is reported, not judged: a measure is a few instructions per
 # struct, and what it costs in a real loop depends on where the compiler keeps the count.
+#
+# REFERENCE_SERIALIZE=DIR (a directory holding that library's serialize.h, e.g. from
+# `git -C <its clone> show HEAD:serialize.h > DIR/serialize.h`; never part of netser)
+# measures it instead, in the same executable and on the same values, for s94, cube and
+# roster with every compiler and level, and judges reflected code against those counts.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "${NETSER_ROOT:-$here/../..}" && pwd)"
@@ -62,7 +67,10 @@ for cxx in $cxxs; do
   case "$cxx" in clang*) family=clang ;; esac
   for level in $levels; do
     exe="$work/overhead_${cxx}${level}"
-    "$cxx" -std=c++20 "$level" -DNDEBUG -I"$root/include" -I"$root/reflect" "$here/overhead_bench.cpp" -o "$exe"
+    reference_flags=()
+    [ -n "${REFERENCE_SERIALIZE:-}" ] && reference_flags=(-DNETSER_REFERENCE_SERIALIZE -I"$REFERENCE_SERIALIZE")
+    "$cxx" -std=c++20 "$level" -DNDEBUG -I"$root/include" -I"$root/reflect" "${reference_flags[@]}" \
+      "$here/overhead_bench.cpp" -o "$exe"
     "$exe" >/dev/null || { echo "$cxx $level: reflected output differs"; exit 1; }
     for type in $types; do
       for op in $ops; do
@@ -77,7 +85,15 @@ for cxx in $cxxs; do
         ap=- aratio=-
         [ -n "$a" ] && read -r ap aratio < <(awk -v h="$h" -v a="$a" -v n="$count" \
           'BEGIN { printf "%.1f %.3f\n", a / n, a / h }')
-        ref=$(reference "$family" "$level" "$type" "$op")
+        if [ -n "${REFERENCE_SERIALIZE:-}" ]; then
+          ref=""
+          case "$type" in s94|cube|roster)
+            ref=$(awk -v x="$(instructions "$exe" "$op" reference "$type")" -v n="$count" \
+              'BEGIN { printf "%.1f", x / n }') ;;
+          esac
+        else
+          ref=$(reference "$family" "$level" "$type" "$op")
+        fi
         verdict=""
         # Under one instruction per struct: callgrind missed the loop (g++ can move a hot
         # loop to the function's .cold part, which the toggle counts as another function).

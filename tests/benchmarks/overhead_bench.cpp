@@ -19,6 +19,7 @@
 #include "more_shapes.hpp"
 #include "reflected_types.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstddef>
 #include <cstring>
@@ -356,6 +357,168 @@ bool identical(const char* name, std::size_t n) {
 
 } // namespace netser_bench
 
+#ifdef NETSER_REFERENCE_SERIALIZE
+// Glenn Fiedler's reference `serialize` library, measured beside netser in the same
+// process and on the same values (callgrind_overhead.sh with REFERENCE_SERIALIZE set to a
+// checkout of it; never part of netser's build). The shapes in that library's own style: a
+// template Serialize member on its macros, which must come after netser's headers (they
+// are macros named like netser's primitives). Its streams read and write 32-bit words.
+#include <serialize.h>
+
+namespace netser_bench {
+
+struct S94Reference {
+    float x = 0.f, y = 0.f, z = 0.f;
+    int health = 0;
+    bool alive = false;
+    std::uint32_t id = 0;
+    template <typename Stream>
+    bool Serialize(Stream& stream) {
+        serialize_compressed_float(stream, x, -1000.f, 1000.f, 0.01f);
+        serialize_compressed_float(stream, y, -1000.f, 1000.f, 0.01f);
+        serialize_compressed_float(stream, z, -1000.f, 1000.f, 0.01f);
+        serialize_int(stream, health, 0, 100);
+        serialize_bool(stream, alive);
+        serialize_bits(stream, id, 32);
+        return true;
+    }
+};
+inline S94Reference to_reference(const S94& h) { return {h.x, h.y, h.z, h.health, h.alive, h.id}; }
+inline bool close_to(const S94& h, const S94Reference& r) {
+    return std::abs(h.x - r.x) <= 0.01f && std::abs(h.y - r.y) <= 0.01f && std::abs(h.z - r.z) <= 0.01f &&
+           h.health == r.health && h.alive == r.alive && h.id == r.id;
+}
+
+struct CubeReference {
+    bool interacting = false;
+    Vec3 position, linear_velocity;
+    Quat orientation;
+    template <typename Stream>
+    bool Serialize(Stream& stream) {
+        serialize_bool(stream, interacting);
+        serialize_compressed_float(stream, position.x, -64.f, 64.f, 0.002f);
+        serialize_compressed_float(stream, position.y, -64.f, 64.f, 0.002f);
+        serialize_compressed_float(stream, position.z, 0.f, 32.f, 0.002f);
+        if (interacting) {
+            serialize_compressed_float(stream, linear_velocity.x, -16.f, 16.f, 0.01f);
+            serialize_compressed_float(stream, linear_velocity.y, -16.f, 16.f, 0.01f);
+            serialize_compressed_float(stream, linear_velocity.z, -16.f, 16.f, 0.01f);
+        }
+        serialize_compressed_float(stream, orientation.x, -1.f, 1.f, 0.004f);
+        serialize_compressed_float(stream, orientation.y, -1.f, 1.f, 0.004f);
+        serialize_compressed_float(stream, orientation.z, -1.f, 1.f, 0.004f);
+        serialize_compressed_float(stream, orientation.w, -1.f, 1.f, 0.004f);
+        return true;
+    }
+};
+inline CubeReference to_reference(const Cube& h) {
+    return {h.interacting, h.position, h.linear_velocity, h.orientation};
+}
+inline bool close_to(const Cube& h, const CubeReference& r) {
+    auto near = [](float a, float b, float res) { return std::abs(a - b) <= res; };
+    return h.interacting == r.interacting && near(h.position.x, r.position.x, 0.002f) &&
+           near(h.position.y, r.position.y, 0.002f) && near(h.position.z, r.position.z, 0.002f) &&
+           (!h.interacting || (near(h.linear_velocity.x, r.linear_velocity.x, 0.01f) &&
+                               near(h.linear_velocity.y, r.linear_velocity.y, 0.01f) &&
+                               near(h.linear_velocity.z, r.linear_velocity.z, 0.01f))) &&
+           near(h.orientation.x, r.orientation.x, 0.004f) && near(h.orientation.y, r.orientation.y, 0.004f) &&
+           near(h.orientation.z, r.orientation.z, 0.004f) && near(h.orientation.w, r.orientation.w, 0.004f);
+}
+
+struct RosterReference {
+    std::vector<RosterEntry> entries;
+    template <typename Stream>
+    bool Serialize(Stream& stream) {
+        int n = static_cast<int>(entries.size());
+        serialize_int(stream, n, 0, 16);
+        if (Stream::IsReading) entries.resize(static_cast<std::size_t>(n));
+        for (RosterEntry& e : entries) {
+            serialize_int(stream, e.team, 0, 3);
+            serialize_int(stream, e.score, 0, 9999);
+            serialize_bool(stream, e.alive);
+        }
+        return true;
+    }
+};
+inline RosterReference to_reference(const Roster& h) { return {h.entries}; }
+inline bool close_to(const Roster& h, const RosterReference& r) {
+    if (h.entries.size() != r.entries.size()) return false;
+    for (std::size_t i = 0; i < h.entries.size(); ++i)
+        if (h.entries[i].team != r.entries[i].team || h.entries[i].score != r.entries[i].score ||
+            h.entries[i].alive != r.entries[i].alive)
+            return false;
+    return true;
+}
+
+// The reference's streams take whole 32-bit words.
+inline std::size_t reference_bytes(std::size_t bytes) { return (bytes + 7) / 8 * 8; }
+
+template <class T>
+[[gnu::noinline]] bool run_write_reference(std::vector<T>& values, std::vector<std::byte>& out) {
+    serialize::WriteStream w(reinterpret_cast<std::uint8_t*>(out.data()), static_cast<std::int64_t>(out.size()));
+    for (auto& v : values)
+        if (!v.Serialize(w)) return false;
+    w.Flush();
+    return true;
+}
+template <class T>
+[[gnu::noinline]] bool run_read_reference(std::vector<T>& values, const std::vector<std::byte>& in) {
+    serialize::ReadStream r(reinterpret_cast<const std::uint8_t*>(in.data()), static_cast<std::int64_t>(in.size()));
+    for (auto& v : values)
+        if (!v.Serialize(r)) return false;
+    return true;
+}
+template <class T>
+[[gnu::noinline]] bool run_measure_reference(std::vector<T>& values) {
+    serialize::MeasureStream m;
+    for (auto& v : values)
+        if (!v.Serialize(m)) return false;
+    measured_bits = static_cast<std::size_t>(m.GetBitsProcessed());
+    return true;
+}
+
+// Counted like run(): only the run_*_reference function of op.
+template <class H, class R>
+int run_reference(const std::string& op, std::size_t n) {
+    const std::vector<H> hand = make_values<H>(n);
+    std::vector<decltype(to_reference(hand[0]))> values;
+    for (const H& h : hand) values.push_back(to_reference(h));
+    std::vector<std::byte> packet(reference_bytes(packet_bytes<R>(hand.size())));
+    if (op == "read" && !run_write_reference(values, packet)) return 2;
+    const bool ok = op == "write" ? run_write_reference(values, packet) : op == "measure" ? run_measure_reference(values)
+                                                                                          : run_read_reference(values, packet);
+    return ok ? 0 : 3;
+}
+
+// The reference writes the bits netser's hand-written code writes and reads back the
+// values within a resolution step (its float quantization rounds on its own).
+template <class H, class R>
+bool reference_round_trip(const char* name, std::size_t n) {
+    std::vector<H> hand = make_values<H>(n);
+    std::vector<decltype(to_reference(hand[0]))> values, back;
+    for (const H& h : hand) values.push_back(to_reference(h));
+    back.resize(values.size());
+    std::vector<std::byte> packet(reference_bytes(packet_bytes<R>(hand.size())));
+    const bool ok = run_measure_hand(hand);
+    const std::size_t hand_bits = measured_bits;
+    if (!ok || !run_measure_reference(values) || measured_bits != hand_bits || !run_write_reference(values, packet) ||
+        !run_read_reference(back, packet)) {
+        std::printf("%s: the reference library measures %zu bits, hand-written code %zu\n", name,
+                    std::size_t{measured_bits}, hand_bits);
+        return false;
+    }
+    for (std::size_t i = 0; i < hand.size(); ++i)
+        if (!close_to(hand[i], back[i])) {
+            std::printf("%s: the reference library reads back another value at %zu\n", name, i);
+            return false;
+        }
+    std::printf("%s: %zu structs, reference library: the same bits, values within a step\n", name, n);
+    return true;
+}
+
+} // namespace netser_bench
+#endif
+
 int main(int argc, char** argv) {
     using namespace netser_bench;
     if (argc < 4) {
@@ -372,10 +535,22 @@ int main(int argc, char** argv) {
                         identical<Command, CommandR, void>("Command (a variant)", 10000) &&
                         identical<Readme, ReadmeR, void>("Readme (the README's Player)", 10000) &&
                         identical<Loadout, LoadoutR, void>("Loadout (optional struct, string, vector)", 10000);
+#ifdef NETSER_REFERENCE_SERIALIZE
+        return ok && reference_round_trip<S94, S94R>("S94", 10000) && reference_round_trip<Cube, CubeR>("Cube", 10000) &&
+                       reference_round_trip<Roster, RosterR>("Roster", 10000)
+                   ? 0
+                   : 1;
+#else
         return ok ? 0 : 1;
+#endif
     }
     const std::size_t n = argc > 4 ? std::stoul(argv[4]) : 100000;
     const std::string op = argv[1], kind = argv[2], type = argv[3];
+#ifdef NETSER_REFERENCE_SERIALIZE
+    if (kind == "reference" && type == "s94") return run_reference<S94, S94R>(op, n);
+    if (kind == "reference" && type == "cube") return run_reference<Cube, CubeR>(op, n);
+    if (kind == "reference" && type == "roster") return run_reference<Roster, RosterR>(op, n);
+#endif
     // The article's form with run-time arguments, and the same with a quantization made
     // once at run time (S94 only; counted as `article`).
     if (type == "s94" && kind == "runtime") return run<S94, S94R, S94Runtime>(op, "article", n);
