@@ -13,7 +13,10 @@ members each, in two shapes, compiles them and prints the CPU time.
 --compare compiles, for each compiler and shape, the NETSER_STRUCT file and the same
 structs with hand-written serialize functions in turn (and, with --against, the
 NETSER_STRUCT file against another checkout's headers too), so that a busy machine slows
-every variant alike, and prints each one's ratio to its hand-written file. It fails
+every variant alike, and prints each one's ratio to its hand-written file (the
+NETSER_STRUCT file is also compiled on <netser/reflect.hpp> instead of the umbrella
+header, the header for a file that only describes and serializes; --header reflect.hpp
+makes it the judged one). It fails
 (exit 1) when a ratio is above --budget (1.25).
 
     python3 tests/benchmarks/compile_budget.py --stages [--structs 10] [--instructions]
@@ -202,9 +205,14 @@ def hand_structs(n_structs, shape):
     return out
 
 
+# The header the NETSER_STRUCT file includes (--header): the umbrella by default.
+HEADER = ["<netser/netser.hpp>"]
+
+
 def generate(n_structs, shape="per-struct"):
     """One file: the described structs and the functions that serialize them."""
-    return "\n".join(described_structs(n_structs, shape) + run_functions(shape, n_structs, "netser::serialize")) + "\n"
+    return "\n".join(described_structs(n_structs, shape, HEADER[0]) +
+                     run_functions(shape, n_structs, "netser::serialize")) + "\n"
 
 
 def generate_hand(n_structs, shape="per-struct"):
@@ -299,8 +307,8 @@ def stage_sources(n_structs, shape):
     both = "\n".join([described.rstrip("\n")] + functions + ["}", hand_run]) + "\n"
     return [
         ("hand-written", hand),
-        ("hand-written, netser.hpp", hand.replace("#include <netser/core.hpp>", "#include <netser/netser.hpp>", 1)),
-        ("hand-written, netser.hpp, NETSER_STRUCT", both),
+        (f"hand-written, {HEADER[0][8:-1]}", hand.replace("#include <netser/core.hpp>", f"#include {HEADER[0]}", 1)),
+        (f"hand-written, {HEADER[0][8:-1]}, NETSER_STRUCT", both),
         ("NETSER_STRUCT file (netser::serialize)", full),
     ]
 
@@ -394,12 +402,16 @@ def main():
     p.add_argument("--budget", type=float, default=1.25, help="with --compare: the largest ratio that passes")
     p.add_argument("--stages", action="store_true", help="where the difference goes: headers, descriptions, walks")
     p.add_argument("--instructions", action="store_true", help="with --stages: callgrind instruction counts")
+    p.add_argument("--header", default="netser.hpp",
+                   help="the header the NETSER_STRUCT file includes: netser.hpp (everything) or reflect.hpp "
+                        "(NETSER_STRUCT and serialize only)")
     p.add_argument("--project", action="store_true",
                    help="a game's build: --files sources including --structs types, hand-written / header-only "
                         "/ instantiated (NETSER_EXTERN)")
     p.add_argument("--files", type=int, default=20, help="with --project: source files")
     p.add_argument("--per-file", type=int, default=3, help="with --project: types each source serializes")
     args = p.parse_args()
+    HEADER[0] = f"<netser/{args.header}>"
     several = args.compare or args.stages or args.project
     cxxs = (args.cxx or ("g++,clang++-14" if several else "g++")).split(",")
     shape = args.shape or ("both" if several else "per-struct")
@@ -419,8 +431,15 @@ def main():
                 f.write(generate(args.structs, s))
             with open(sources[s, "hand-written"], "w") as f:
                 f.write(generate_hand(args.structs, s))
+            # The same NETSER_STRUCT file on <netser/reflect.hpp>, the header for a file
+            # that only describes and serializes (netser.hpp adds packets, delta, schema...).
+            sources[s, "reflect.hpp"] = os.path.join(d, f"{s}-netser-reflect.cpp")
+            with open(sources[s, "reflect.hpp"], "w") as f:
+                f.write(generate(args.structs, s).replace(HEADER[0], "<netser/reflect.hpp>", 1))
         if args.compare:
             variants = [("NETSER_STRUCT", "NETSER_STRUCT", ROOT), ("hand-written", "hand-written", ROOT)]
+            if HEADER[0] != "<netser/reflect.hpp>":
+                variants.insert(1, ("NETSER_STRUCT, reflect.hpp", "reflect.hpp", ROOT))
             if args.against:
                 variants.insert(1, (f"NETSER_STRUCT, {args.against}", "NETSER_STRUCT", os.path.abspath(args.against)))
             cpu = {(c, s, name): [] for c in cxxs for s in shapes for name, _, _ in variants}
