@@ -7,6 +7,7 @@
 #include <netser/detail/misuse.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/enum_codec.hpp>
+#include <netser/extern_serialize.hpp>
 #include <netser/primitives.hpp>
 #include <netser/value_codes.hpp>
 
@@ -319,6 +320,12 @@ constexpr auto classify() noexcept {
                             struct_encoding<P>>{};
     } else if constexpr (marked<T>) {
         return invalid_encoding<P, misuse::broken_description>{}; // the compiler reported the attribute
+    } else if constexpr (declared_extern<T>) {
+        static_assert(always_false<T>,
+                      "netser: this type is declared with NETSER_EXTERN and its description (NETSER_STRUCT) is not "
+                      "in this file, so it would be taken for a plain aggregate of other widths; a file that nests "
+                      "it in a struct, or asks for its max_bits, delta, schema or printing, needs its description");
+        return invalid_encoding<P, misuse::broken_description>{}; // reported just above
     } else if constexpr (std::is_aggregate_v<T>) {
         // Fields take the aggregate's attributes; with none, a field with no default
         // encoding needs a description.

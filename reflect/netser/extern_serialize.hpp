@@ -22,22 +22,30 @@
 #define NETSER_EXTERN(...)                                                                                 \
     bool netser_compiled_serialize(::netser::write_stream&, __VA_ARGS__&, __VA_ARGS__**);                  \
     bool netser_compiled_serialize(::netser::read_stream&, __VA_ARGS__&, __VA_ARGS__**);                   \
-    bool netser_compiled_serialize(::netser::measure_stream&, __VA_ARGS__&, __VA_ARGS__**)
+    bool netser_compiled_serialize(::netser::measure_stream&, __VA_ARGS__&, __VA_ARGS__**);                \
+    static_assert(::netser::detail::compiled_elsewhere<::netser::write_stream, std::remove_cv_t<__VA_ARGS__>>, \
+                  "netser: NETSER_EXTERN(T) must name a non-const class or enum type and be placed in the "   \
+                  "namespace that declares it (argument-dependent lookup finds it there only)")
 
 /// In one source file, in T's namespace, after T's description: compiles T's write, read
 /// and measure code (basic_serialize_fn<false>: serialize without the call to these).
-#define NETSER_INSTANTIATE(...)                                                                            \
-    bool netser_compiled_serialize(::netser::write_stream& s, __VA_ARGS__& v, __VA_ARGS__**) {             \
-        return ::netser::detail::basic_serialize_fn<false>{}(s, v);                                                \
-    }                                                                                                      \
-    bool netser_compiled_serialize(::netser::read_stream& s, __VA_ARGS__& v, __VA_ARGS__**) {              \
-        return ::netser::detail::basic_serialize_fn<false>{}(s, v);                                                 \
-    }                                                                                                      \
-    bool netser_compiled_serialize(::netser::measure_stream& s, __VA_ARGS__& v, __VA_ARGS__**) {           \
-        return ::netser::detail::basic_serialize_fn<false>{}(s, v);                                                 \
+#define NETSER_INSTANTIATE(...)                                                                  \
+    bool netser_compiled_serialize(::netser::write_stream& s, __VA_ARGS__& v, __VA_ARGS__**) {   \
+        return ::netser::detail::basic_serialize_fn<false>{}(s, v);                              \
+    }                                                                                            \
+    bool netser_compiled_serialize(::netser::read_stream& s, __VA_ARGS__& v, __VA_ARGS__**) {    \
+        return ::netser::detail::basic_serialize_fn<false>{}(s, v);                              \
+    }                                                                                            \
+    bool netser_compiled_serialize(::netser::measure_stream& s, __VA_ARGS__& v, __VA_ARGS__**) { \
+        return ::netser::detail::basic_serialize_fn<false>{}(s, v);                              \
     }
 
 namespace netser::detail {
+
+// Whether NETSER_EXTERN(T) was said: T is then serialized by its description, which may
+// be in another file, and is never taken for a plain aggregate (classify).
+template <class T>
+concept declared_extern = requires(write_stream& s, T& v) { netser_compiled_serialize(s, v, static_cast<T**>(nullptr)); };
 
 // Whether serialize(s, obj) calls T's functions compiled elsewhere: S is one of the three
 // core streams (exactly; a stream derived from one has its own behaviour) and

@@ -35,7 +35,8 @@ of --structs message types (the one-function members) and serialize --per-file o
 in four ways (hand-written; header-only; NETSER_EXTERN with the descriptions in the
 header; NETSER_EXTERN with the descriptions in messages.cpp), compiled one by one, linked
 and run, and prints the whole build's CPU time. It fails when the last way is above
---budget times the hand-written build.
+--budget times the hand-written build (the others are reported). --shape and --header do
+not apply: the header is <netser/reflect.hpp> and the members the one-function ones.
 """
 import argparse, os, re, resource, statistics, subprocess, sys, tempfile, time
 
@@ -243,7 +244,7 @@ def project_sources(kind, n_structs, n_files, per_file, shape="one-function"):
     files = {"messages.hpp": "\n".join(["#pragma once"] + header) + "\n"}
     used = []
     for k in range(n_files):
-        indices = [(k * per_file + j) % n_structs for j in range(per_file)]
+        indices = list(dict.fromkeys((k * per_file + j) % n_structs for j in range(per_file)))
         used.append(indices)
         files[f"source{k}.cpp"] = "\n".join(['#include "messages.hpp"', f"namespace f{k} {{"] +
                                              run_functions("per-struct", n_structs, call, indices) + ["}"]) + "\n"
@@ -399,7 +400,9 @@ def main():
     p.add_argument("--hand", action="store_true", help="hand-written serialize functions instead (baseline)")
     p.add_argument("--compare", action="store_true", help="NETSER_STRUCT and hand-written, compiled in turn")
     p.add_argument("--against", metavar="TREE", help="with --compare: also another netser checkout's headers")
-    p.add_argument("--budget", type=float, default=1.25, help="with --compare: the largest ratio that passes")
+    p.add_argument("--budget", type=float, default=1.25,
+                   help="with --compare (the NETSER_STRUCT file) or --project (the descriptions in messages.cpp): "
+                        "the largest ratio to hand-written that passes")
     p.add_argument("--stages", action="store_true", help="where the difference goes: headers, descriptions, walks")
     p.add_argument("--instructions", action="store_true", help="with --stages: callgrind instruction counts")
     p.add_argument("--header", default="netser.hpp",

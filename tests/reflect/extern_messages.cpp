@@ -9,6 +9,8 @@ NETSER_STRUCT(Move, (dx, netser::range(-500, 500)), (dy, netser::range(-500, 500
 
 NETSER_INSTANTIATE(Pose)
 NETSER_INSTANTIATE(Move)
+NETSER_INSTANTIATE(Secret)
+NETSER_INSTANTIATE(Cells<2, 3>)
 
 // Move's serialize code compiled here, for the test to compare the wire with.
 bool write_move_here(netser::write_stream& s, const Move& m) {

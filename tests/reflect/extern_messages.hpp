@@ -5,6 +5,8 @@
 
 #include <netser/reflect.hpp>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,6 +37,32 @@ struct Move {
     Gait gait = Gait::walk;
 };
 NETSER_EXTERN(Move);
+
+// Private members (NETSER_CLASS, in the class: every file sees it), and a class template's
+// specialization with its own serialize function (a name with a comma).
+class Secret {
+public:
+    Secret() = default;
+    explicit Secret(int key) : key_(key) {}
+    int key() const { return key_; }
+
+private:
+    int key_ = 0;
+    NETSER_CLASS(Secret, (key_, netser::range(0, 1000)))
+};
+NETSER_EXTERN(Secret);
+
+template <std::size_t W, std::size_t H>
+struct Cells {
+    std::array<std::uint8_t, W * H> c{};
+};
+template <netser::stream S, std::size_t W, std::size_t H>
+bool serialize(S& s, Cells<W, H>& cells) {
+    for (auto& x : cells.c)
+        if (!netser::serialize_int(s, x, 0, 127)) return false;
+    return true;
+}
+NETSER_EXTERN(Cells<2, 3>);
 
 // Derived from an extern type, compiled where it is used: its serialize must not call
 // its base's functions (the base's members, then its own).

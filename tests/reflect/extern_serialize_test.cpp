@@ -32,6 +32,8 @@ static_assert(compiled_elsewhere<netser::read_stream, Move>);
 static_assert(!compiled_elsewhere<netser::vector_write_stream, Pose>);
 static_assert(!compiled_elsewhere<netser::profile_stream, Pose>);
 static_assert(!compiled_elsewhere<netser::write_stream, TaggedPose>);
+static_assert(compiled_elsewhere<netser::write_stream, Secret>);
+static_assert(compiled_elsewhere<netser::measure_stream, Cells<2, 3>>);
 // Move's description is not in this file: its serialize code cannot have been compiled here.
 static_assert(!netser::detail::described<Move>);
 static_assert(!boost::describe::has_describe_enumerators<Gait>::value);
@@ -140,24 +142,23 @@ TEST_CASE("NETSER_EXTERN: errors keep their code, bit and path rooted at the typ
     CHECK(e.code == errc::out_of_range);
     CHECK(std::string(e.path()) == "Pose.target");
 
-    // A packet cut at every bit: the compiled reader fails exactly as the local one does.
+    // A packet cut after every byte: the compiled reader fails exactly as the local one does.
     p.target = 640;
     const auto full = write_with([&](netser::write_stream& w) { return netser::serialize(w, p); });
     REQUIRE(full.ok);
-    for (std::size_t bits = 0; bits < full.bits; ++bits) {
-        const std::size_t bytes = (bits + 7) / 8;
+    for (std::size_t bytes = 0; bytes < full.bytes.size(); ++bytes) {
         std::vector<std::byte> cut(full.bytes.begin(), full.bytes.begin() + static_cast<std::ptrdiff_t>(bytes));
         Pose a, b;
         netser::read_stream ra(cut.data(), cut.size());
         netser::read_stream rb(cut.data(), cut.size());
         const bool oka = netser::serialize(ra, a);
         const bool okb = here(rb, b);
-        INFO("cut at " << bits << " bits");
+        INFO("cut at " << bytes << " bytes");
         REQUIRE(oka == okb);
         REQUIRE(ra.error().code == rb.error().code);
         REQUIRE(ra.error().bit == rb.error().bit);
         REQUIRE(ra.error().path() == rb.error().path());
-        if (bytes * 8 < full.bits) CHECK_FALSE(oka); // fewer bytes than the packet holds: never a value
+        CHECK_FALSE(oka); // fewer bytes than the packet holds: never a value
     }
 }
 
@@ -175,4 +176,29 @@ TEST_CASE("NETSER_EXTERN: a struct derived from an extern type writes its base's
     REQUIRE(read_hex(derived.hex, back).code == errc::none);
     CHECK(same(back, t));
     CHECK(back.tag == 5);
+}
+
+TEST_CASE("NETSER_EXTERN: private members, and a template's specialization with its own serialize", "[extern]") {
+    const Secret secret(777);
+    Cells<2, 3> cells;
+    for (std::size_t i = 0; i < cells.c.size(); ++i) cells.c[i] = static_cast<std::uint8_t>(20 * i + 1);
+    const auto compiled = write_with(
+        [&](netser::write_stream& w) { return netser::serialize(w, secret) && netser::serialize(w, cells); });
+    const auto local = write_with([&](netser::write_stream& w) {
+        const netser::detail::basic_serialize_fn<false> here_fn;
+        return here_fn(w, secret) && here_fn(w, cells);
+    });
+    REQUIRE(compiled.ok);
+    CHECK(compiled.bits == 10 + 6 * 7); // range(0, 1000); six cells in [0, 127]
+    CHECK(compiled.bytes == local.bytes);
+    netser::read_stream r(compiled.bytes.data(), compiled.bytes.size());
+    Secret secret_back;
+    Cells<2, 3> cells_back;
+    REQUIRE(netser::serialize(r, secret_back));
+    REQUIRE(netser::serialize(r, cells_back));
+    CHECK(secret_back.key() == 777);
+    CHECK(cells_back.c == cells.c);
+
+    const Secret bad(1001);
+    CHECK(failure_of(write_error(bad)) == fail(errc::out_of_range, 0, "Secret.key_"));
 }
