@@ -23,7 +23,7 @@
     bool netser_compiled_serialize(::netser::write_stream&, __VA_ARGS__&, __VA_ARGS__**);                  \
     bool netser_compiled_serialize(::netser::read_stream&, __VA_ARGS__&, __VA_ARGS__**);                   \
     bool netser_compiled_serialize(::netser::measure_stream&, __VA_ARGS__&, __VA_ARGS__**);                \
-    static_assert(::netser::detail::compiled_elsewhere<::netser::write_stream, std::remove_cv_t<__VA_ARGS__>>, \
+    static_assert(::netser::detail::declared_extern<std::remove_cv_t<__VA_ARGS__>>,                         \
                   "netser: NETSER_EXTERN(T) must name a non-const class or enum type and be placed in the "   \
                   "namespace that declares it (argument-dependent lookup finds it there only)")
 
@@ -42,19 +42,19 @@
 
 namespace netser::detail {
 
-// Whether NETSER_EXTERN(T) was said: T is then serialized by its description, which may
-// be in another file, and is never taken for a plain aggregate (classify).
+// Whether NETSER_EXTERN(T) was said (it declares the three functions together): T is then
+// serialized by its description, which may be in another file, and is never taken for a
+// plain aggregate (classify).
 template <class T>
-concept declared_extern = requires(write_stream& s, T& v) { netser_compiled_serialize(s, v, static_cast<T**>(nullptr)); };
+concept declared_extern = requires(write_stream& s, T& v) {
+    { netser_compiled_serialize(s, v, static_cast<T**>(nullptr)) } -> std::same_as<bool>;
+};
 
 // Whether serialize(s, obj) calls T's functions compiled elsewhere: S is one of the three
-// core streams (exactly; a stream derived from one has its own behaviour) and
-// NETSER_EXTERN(T) was said.
+// core streams (exactly; a stream derived from one has its own behaviour).
 template <class S, class T>
 concept compiled_elsewhere =
     (std::is_same_v<S, write_stream> || std::is_same_v<S, read_stream> || std::is_same_v<S, measure_stream>) &&
-    requires(S& s, T& v) {
-        { netser_compiled_serialize(s, v, static_cast<T**>(nullptr)) } -> std::same_as<bool>;
-    };
+    declared_extern<T>;
 
 } // namespace netser::detail

@@ -206,13 +206,9 @@ def hand_structs(n_structs, shape):
     return out
 
 
-# The header the NETSER_STRUCT file includes (--header): the umbrella by default.
-HEADER = ["<netser/netser.hpp>"]
-
-
-def generate(n_structs, shape="per-struct"):
-    """One file: the described structs and the functions that serialize them."""
-    return "\n".join(described_structs(n_structs, shape, HEADER[0]) +
+def generate(n_structs, shape="per-struct", header="<netser/netser.hpp>"):
+    """One file: the described structs (including header) and the functions that serialize them."""
+    return "\n".join(described_structs(n_structs, shape, header) +
                      run_functions(shape, n_structs, "netser::serialize")) + "\n"
 
 
@@ -296,10 +292,10 @@ def compile_instructions(cxx, src, out, root, tmp):
     return total / 1e6
 
 
-def stage_sources(n_structs, shape):
+def stage_sources(n_structs, shape, header):
     """The stages of --stages: (name, source), each adding one part of the reflected file."""
     hand = generate_hand(n_structs, shape)
-    full = generate(n_structs, shape)
+    full = generate(n_structs, shape, header)
     # The described structs with the hand-written functions doing the work.
     hand_run = "\n".join(run_functions(shape, n_structs, "serialize"))
     described = full[:full.index("}\n" + "\n".join(run_functions(shape, n_structs, "netser::serialize")))]
@@ -308,8 +304,8 @@ def stage_sources(n_structs, shape):
     both = "\n".join([described.rstrip("\n")] + functions + ["}", hand_run]) + "\n"
     return [
         ("hand-written", hand),
-        (f"hand-written, {HEADER[0][8:-1]}", hand.replace("#include <netser/core.hpp>", f"#include {HEADER[0]}", 1)),
-        (f"hand-written, {HEADER[0][8:-1]}, NETSER_STRUCT", both),
+        (f"hand-written, {header[8:-1]}", hand.replace("#include <netser/core.hpp>", f"#include {header}", 1)),
+        (f"hand-written, {header[8:-1]}, NETSER_STRUCT", both),
         ("NETSER_STRUCT file (netser::serialize)", full),
     ]
 
@@ -322,7 +318,7 @@ def run_stages(args, cxxs, shapes, d):
     for c in cxxs:
         for s in shapes:
             files = []
-            for i, (name, text) in enumerate(stage_sources(args.structs, s)):
+            for i, (name, text) in enumerate(stage_sources(args.structs, s, args.header)):
                 path = os.path.join(d, f"stage{i}-{s}.cpp")
                 with open(path, "w") as f:
                     f.write(text)
@@ -414,7 +410,7 @@ def main():
     p.add_argument("--files", type=int, default=20, help="with --project: source files")
     p.add_argument("--per-file", type=int, default=3, help="with --project: types each source serializes")
     args = p.parse_args()
-    HEADER[0] = f"<netser/{args.header}>"
+    args.header = f"<netser/{args.header}>"
     several = args.compare or args.stages or args.project
     cxxs = (args.cxx or ("g++,clang++-14" if several else "g++")).split(",")
     shape = args.shape or ("both" if several else "per-struct")
@@ -431,17 +427,17 @@ def main():
             sources[s, "NETSER_STRUCT"] = os.path.join(d, f"{s}-netser.cpp")
             sources[s, "hand-written"] = os.path.join(d, f"{s}-hand.cpp")
             with open(sources[s, "NETSER_STRUCT"], "w") as f:
-                f.write(generate(args.structs, s))
+                f.write(generate(args.structs, s, args.header))
             with open(sources[s, "hand-written"], "w") as f:
                 f.write(generate_hand(args.structs, s))
             # The same NETSER_STRUCT file on <netser/reflect.hpp>, the header for a file
             # that only describes and serializes (netser.hpp adds packets, delta, schema...).
             sources[s, "reflect.hpp"] = os.path.join(d, f"{s}-netser-reflect.cpp")
             with open(sources[s, "reflect.hpp"], "w") as f:
-                f.write(generate(args.structs, s).replace(HEADER[0], "<netser/reflect.hpp>", 1))
+                f.write(generate(args.structs, s, "<netser/reflect.hpp>"))
         if args.compare:
             variants = [("NETSER_STRUCT", "NETSER_STRUCT", ROOT), ("hand-written", "hand-written", ROOT)]
-            if HEADER[0] != "<netser/reflect.hpp>":
+            if args.header != "<netser/reflect.hpp>":
                 variants.insert(1, ("NETSER_STRUCT, reflect.hpp", "reflect.hpp", ROOT))
             if args.against:
                 variants.insert(1, (f"NETSER_STRUCT, {args.against}", "NETSER_STRUCT", os.path.abspath(args.against)))

@@ -78,6 +78,8 @@ struct RosterEntry {
     std::uint8_t team = 0;
     std::uint16_t score = 0;
     bool alive = false;
+
+    bool operator==(const RosterEntry&) const = default;
 };
 struct Roster {
     std::vector<RosterEntry> entries;

@@ -441,14 +441,7 @@ struct RosterReference {
     }
 };
 inline RosterReference to_reference(const Roster& h) { return {h.entries}; }
-inline bool close_to(const Roster& h, const RosterReference& r) {
-    if (h.entries.size() != r.entries.size()) return false;
-    for (std::size_t i = 0; i < h.entries.size(); ++i)
-        if (h.entries[i].team != r.entries[i].team || h.entries[i].score != r.entries[i].score ||
-            h.entries[i].alive != r.entries[i].alive)
-            return false;
-    return true;
-}
+inline bool close_to(const Roster& h, const RosterReference& r) { return h.entries == r.entries; }
 
 // The reference's streams take whole 32-bit words.
 inline std::size_t reference_bytes(std::size_t bytes) { return (bytes + 7) / 8 * 8; }
