@@ -5,26 +5,26 @@
 // constant attr_pack). Each family of encodings has its own header, with its plain
 // encoding (apply_encoding) beside its delta encoding (same_encoded, apply_delta):
 //
-//   scalar_codec.hpp     fixed-width codes (bool, integers, enums, floats), common, finite
-//   container_codec.hpp  strings, arrays, vectors, maps and sets
-//   optional_codec.hpp   std::optional, std::unique_ptr, std::variant
-//   sparse_codec.hpp     netser::sparse arrays of optionals
-//   struct_codec.hpp     described structs (bases, members, packed runs) and aggregates
-//   user_codec.hpp       user attributes and user types with their own serialize
+//   encodings/scalar.hpp     fixed-width codes (bool, integers, enums, floats), common, finite
+//   encodings/container.hpp  strings, arrays, vectors, maps and sets
+//   encodings/optional.hpp   std::optional, std::unique_ptr, std::variant
+//   encodings/sparse.hpp     netser::sparse arrays of optionals
+//   encodings/struct.hpp     described structs (bases, members, packed runs) and aggregates
+//   encodings/user.hpp       user attributes and user types with their own serialize
 //
 // This header ties them together: the plain and the delta walk over a value.
 
 #include <netser/attributes.hpp>
-#include <netser/container_codec.hpp>
+#include <netser/encodings/container.hpp>
 #include <netser/description.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/difference_ladder.hpp>
 #include <netser/encoding.hpp>
-#include <netser/optional_codec.hpp>
-#include <netser/scalar_codec.hpp>
-#include <netser/sparse_codec.hpp>
-#include <netser/struct_codec.hpp>
-#include <netser/user_codec.hpp>
+#include <netser/encodings/optional.hpp>
+#include <netser/encodings/scalar.hpp>
+#include <netser/encodings/sparse.hpp>
+#include <netser/encodings/struct.hpp>
+#include <netser/encodings/user.hpp>
 #include <netser/visitor.hpp>
 
 #include <boost/pfr/core.hpp>

@@ -6,7 +6,7 @@
 #include <netser/detail/adl.hpp>
 #include <netser/detail/misuse.hpp>
 #include <netser/detail/type_traits.hpp>
-#include <netser/enum_codec.hpp>
+#include <netser/encodings/enum.hpp>
 #include <netser/extern_serialize.hpp>
 #include <netser/primitives.hpp>
 #include <netser/value_codes.hpp>
@@ -39,7 +39,7 @@ namespace netser::detail {
 
 // bool_encoding, range_encoding, bits_encoding, raw_encoding and quantization: see
 // <netser/value_codes.hpp>; described_enum_encoding and enum_as_encoding: see
-// <netser/enum_codec.hpp>.
+// <netser/encodings/enum.hpp>.
 
 /// A std::string of at most max_length bytes: valid UTF-8 without NUL unless raw_bytes.
 struct text_encoding {
@@ -71,7 +71,7 @@ template <class P> struct aggregate_encoding {};      ///< plain aggregates thro
 
 // The plain walk of a struct's members takes two families as values too, so that
 // members with different parameters share one function per stream, type and kind of
-// encoding (see member_encoding in <netser/struct_codec.hpp>):
+// encoding (see member_encoding in <netser/encodings/struct.hpp>):
 /// common(values...): the plain encoding and the values, converted to the member's type.
 template <class T, class E, std::size_t K>
 struct common_values {

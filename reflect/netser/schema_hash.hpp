@@ -5,7 +5,7 @@
 #include <netser/description.hpp>
 #include <netser/detail/adl.hpp>
 #include <netser/detail/type_traits.hpp>
-#include <netser/enum_codec.hpp>
+#include <netser/encodings/enum.hpp>
 #include <netser/quantization.hpp>
 #include <netser/stream.hpp>
 

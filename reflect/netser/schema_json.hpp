@@ -12,11 +12,11 @@
 #include <netser/detail/type_traits.hpp>
 #include <netser/difference_ladder.hpp>
 #include <netser/encoding.hpp>
-#include <netser/enum_codec.hpp>
+#include <netser/encodings/enum.hpp>
 #include <netser/packet.hpp>
 #include <netser/schema_hash.hpp>
 #include <netser/stream.hpp>
-#include <netser/struct_codec.hpp>
+#include <netser/encodings/struct.hpp>
 
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>

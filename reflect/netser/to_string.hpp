@@ -2,7 +2,7 @@
 
 #include <netser/description.hpp>
 #include <netser/detail/type_traits.hpp>
-#include <netser/enum_codec.hpp>
+#include <netser/encodings/enum.hpp>
 
 #include <boost/describe/enum_to_string.hpp>
 #include <boost/mp11/algorithm.hpp>

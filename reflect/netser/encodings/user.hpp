@@ -109,6 +109,38 @@ bool apply_delta(S& s, T& v, const T&, user_type_encoding e, const delta_params&
     return apply_encoding(s, v, e);
 }
 
+// ---- bounds -------------------------------------------------------------------------
+
+// A user attribute states its most bits (max_bits()) and may state its fewest
+// (min_bits()); a user type may state them with netser_max_bits(const T*) and
+// netser_min_bits(const T*). The fewest refuse forged counts early.
+template <class P, class T, class Q>
+constexpr bit_bounds family_bounds(user_attribute_encoding<Q>) noexcept {
+    constexpr auto& u = P::value.user();
+    if constexpr (requires { u.min_bits(); }) return {u.min_bits(), u.max_bits()};
+    else return {0, u.max_bits()};
+}
+template <class P, class T, class Q>
+constexpr std::size_t family_min_bits(user_attribute_encoding<Q>) noexcept {
+    constexpr auto& u = P::value.user();
+    if constexpr (requires { u.min_bits(); }) return u.min_bits();
+    else return 0;
+}
+template <class P, class T>
+constexpr bit_bounds family_bounds(user_type_encoding) noexcept {
+    if constexpr (requires { netser_max_bits(static_cast<const T*>(nullptr)); })
+        return {0, netser_max_bits(static_cast<const T*>(nullptr))};
+    else
+        return {0, 0, false};
+}
+template <class P, class T>
+constexpr std::size_t family_min_bits(user_type_encoding) noexcept {
+    if constexpr (requires { netser_min_bits(static_cast<const T*>(nullptr)); })
+        return netser_min_bits(static_cast<const T*>(nullptr));
+    else
+        return 0;
+}
+
 // A changed value without a delta of its own is sent whole; with one, the codec states
 // its bound (max_delta_bits() on an attribute, netser_max_delta_bits(const T*) for a type).
 template <class T, class P>

@@ -186,6 +186,37 @@ bool apply_delta(S& s, T& v, const T&, finite_encoding<P> e, const delta_params&
     return apply_encoding(s, v, e);
 }
 
+// ---- bounds (fixed-width codes: code_bits, in <netser/bounds.hpp>) ------------------
+
+// common(values...): the flag bit, then the index among the values or the plain code.
+template <class P, class T>
+constexpr bit_bounds with_common_bounds() noexcept {
+    const auto plain = static_cast<std::size_t>(code_bits<T>(plain_encoding_of<P, T>()));
+    if constexpr (has_attr<P, attr_kind::common>) {
+        constexpr auto c = P::value.template get<attr_kind::common>();
+        const auto index_bits = static_cast<std::size_t>(bits_required_for_span(std::size(c.values) - 1));
+        return {1 + (index_bits < plain ? index_bits : plain), 1 + (index_bits > plain ? index_bits : plain)};
+    } else {
+        return {plain, plain};
+    }
+}
+template <class P, class T, class Q>
+constexpr bit_bounds family_bounds(common_encoding<Q>) noexcept {
+    return with_common_bounds<P, T>();
+}
+template <class P, class T, class Q>
+constexpr bit_bounds family_bounds(finite_encoding<Q>) noexcept {
+    return with_common_bounds<P, T>();
+}
+template <class P, class T, class Q>
+constexpr std::size_t family_min_bits(common_encoding<Q>) noexcept {
+    return with_common_bounds<P, T>().min;
+}
+template <class P, class T, class Q>
+constexpr std::size_t family_min_bits(finite_encoding<Q>) noexcept {
+    return with_common_bounds<P, T>().min;
+}
+
 template <class T, class E>
     requires is_fixed_width<E>
 constexpr bit_bounds delta_bounds(const E& e, const delta_params& p) noexcept {

@@ -6,7 +6,7 @@
 #include <netser/detail/recursion.hpp>
 #include <netser/encoding.hpp>
 #include <netser/primitives.hpp>
-#include <netser/scalar_codec.hpp>
+#include <netser/encodings/scalar.hpp>
 #include <netser/visitor.hpp>
 
 #include <boost/mp11/algorithm.hpp>
@@ -850,6 +850,69 @@ bool apply_delta(S& s, T& obj, const T& base, aggregate_encoding<P>, const delta
     else
         return delta_aggregate<P>(s, obj, base);
 }
+
+// ---- bounds -------------------------------------------------------------------------
+
+// A member's plain bounds: none when skipped; only_if may leave it out; a check adds its
+// alignment and magic.
+template <class C, std::size_t I>
+constexpr bit_bounds member_bounds() noexcept {
+    using P = member_attrs<C, I>;
+    if constexpr (has_attr<P, attr_kind::skip>) {
+        return {};
+    } else {
+        bit_bounds b = value_bounds<without<P, attr_kind::only_if, attr_kind::skip, attr_kind::check>, member_type<C, I>>();
+        if constexpr (has_attr<P, attr_kind::only_if>) b.min = 0;
+        if constexpr (checks_enabled && has_attr<P, attr_kind::check>) b = b + bit_bounds{32, 32 + 7};
+        return b;
+    }
+}
+template <class C, std::size_t I>
+constexpr std::size_t member_min_bits() noexcept {
+    using P = member_attrs<C, I>;
+    if constexpr (has_attr<P, attr_kind::skip> || has_attr<P, attr_kind::only_if>)
+        return 0;
+    else
+        return min_bits_value<without<P, attr_kind::check>, member_type<C, I>>() +
+               (checks_enabled && has_attr<P, attr_kind::check> ? 32 : 0);
+}
+
+// The bases, then the members (all with the attributes P of the struct's holder, if any).
+template <class P, class C, template <class...> class L, class... B, std::size_t... I>
+constexpr bit_bounds struct_bounds(L<B...>, std::index_sequence<I...>) noexcept {
+    bit_bounds total = (bit_bounds{} + ... + value_bounds<no_attrs, typename B::type>());
+    if constexpr (pack_of<P>::encoding_size != 0) return (total + ... + value_bounds<P, member_type<C, I>>());
+    else return (total + ... + member_bounds<C, I>());
+}
+template <class P, class C, template <class...> class L, class... B, std::size_t... I>
+constexpr std::size_t struct_min_bits(L<B...>, std::index_sequence<I...>) noexcept {
+    std::size_t total = (std::size_t{0} + ... + min_bits_value<no_attrs, typename B::type>());
+    if constexpr (pack_of<P>::encoding_size != 0) return (total + ... + min_bits_value<P, member_type<C, I>>());
+    else return (total + ... + member_min_bits<C, I>());
+}
+template <class P, class T, class Q>
+constexpr bit_bounds family_bounds(struct_encoding<Q>) noexcept {
+    return struct_bounds<P, T>(described_bases<T>{}, member_indices<T>{});
+}
+template <class P, class T, class Q>
+constexpr std::size_t family_min_bits(struct_encoding<Q>) noexcept {
+    return struct_min_bits<P, T>(described_bases<T>{}, member_indices<T>{});
+}
+
+template <class P, class T, class Q>
+constexpr bit_bounds family_bounds(aggregate_encoding<Q>) noexcept {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+        return (bit_bounds{} + ... + value_bounds<P, boost::pfr::tuple_element_t<I, T>>());
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+template <class P, class T, class Q>
+constexpr std::size_t family_min_bits(aggregate_encoding<Q>) noexcept {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+        return (std::size_t{0} + ... + min_bits_value<P, boost::pfr::tuple_element_t<I, T>>());
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+
+// ---- delta bounds -------------------------------------------------------------------
 
 template <class C, std::size_t I>
 constexpr bit_bounds member_delta_bounds() noexcept {

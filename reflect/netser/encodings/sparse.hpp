@@ -1,7 +1,7 @@
 #pragma once
 
 #include <netser/attributes.hpp>
-#include <netser/container_codec.hpp>
+#include <netser/encodings/container.hpp>
 #include <netser/encoding.hpp>
 #include <netser/relative_index.hpp>
 #include <netser/visitor.hpp>
@@ -77,6 +77,28 @@ bool same_encoded(const T& v, const T& b, sparse_encoding<P>) {
 template <stream S, class T, class P>
 bool apply_delta(S& s, T& v, const T&, sparse_encoding<P> e, const delta_params&) {
     return apply_encoding(s, v, e);
+}
+
+// The (relative index, value) pairs and the end sentinel, after the slot count of a
+// vector; an empty array is its end sentinel alone.
+template <class P, class T, class Q>
+constexpr bit_bounds family_bounds(sparse_encoding<Q>) noexcept {
+    using E = typename T::value_type::value_type;
+    constexpr bit_bounds e = value_bounds<without<P, attr_kind::sparse, attr_kind::max_size>, E>();
+    if constexpr (is_vector<T>::value) {
+        constexpr std::size_t n = P::value.template get<attr_kind::max_size>().n;
+        const auto count_bits = static_cast<std::size_t>(bits_required_for_span(n));
+        const auto index_bits = static_cast<std::size_t>(relative_index_max_bits(static_cast<int>(n)));
+        return {count_bits + 1, count_bits + (n + 1) * index_bits + n * e.max, e.bounded};
+    } else {
+        constexpr std::size_t n = std::tuple_size_v<T>;
+        const auto index_bits = static_cast<std::size_t>(relative_index_max_bits(static_cast<int>(n)));
+        return {1, (n + 1) * index_bits + n * e.max, e.bounded};
+    }
+}
+template <class P, class T, class Q>
+constexpr std::size_t family_min_bits(sparse_encoding<Q>) noexcept {
+    return 1;
 }
 
 template <class T, class P>

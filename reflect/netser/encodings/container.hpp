@@ -7,7 +7,7 @@
 #include <netser/encoding.hpp>
 #include <netser/primitives.hpp>
 #include <netser/relative_index.hpp>
-#include <netser/scalar_codec.hpp> // the fixed-width elements of sequences (same_encoded, apply_delta)
+#include <netser/encodings/scalar.hpp> // the fixed-width elements of sequences (same_encoded, apply_delta)
 #include <netser/visitor.hpp>
 
 #include <bit>
@@ -88,7 +88,7 @@ NETSER_INLINE_LARGE bool apply_encoding(S& s, std::vector<T, Allocator>& v, sequ
 }
 
 // Elements that are one packed run each go a word at a time after one room check
-// (serialize_packed_elements, struct_codec.hpp); the others, and from the first bad
+// (serialize_packed_elements, encodings/struct.hpp); the others, and from the first bad
 // code on, one by one.
 template <class P, class S, class T>
 inline constexpr bool packed_elements = !profiling_stream<S> && requires(S& s, T* first, std::size_t n) {
@@ -522,6 +522,74 @@ bool same_encoded(const T& v, const T& b, associative_encoding<P>) {
 template <stream S, class T, class P>
 bool apply_delta(S& s, T& v, const T&, associative_encoding<P> e, const delta_params&) {
     return apply_encoding(s, v, e);
+}
+
+// ---- bounds -------------------------------------------------------------------------
+
+template <class P, class T, class Q>
+constexpr bit_bounds family_bounds(array_encoding<Q>) noexcept {
+    using E = std::remove_cvref_t<decltype(*array_data(std::declval<T&>()))>;
+    constexpr bit_bounds e = value_bounds<P, E>();
+    constexpr std::size_t n = array_size<T>();
+    return {e.min * n, e.max * n, e.bounded};
+}
+template <class P, class T, class Q>
+constexpr std::size_t family_min_bits(array_encoding<Q>) noexcept {
+    using E = std::remove_cvref_t<decltype(*array_data(std::declval<T&>()))>;
+    return min_bits_value<P, E>() * array_size<T>();
+}
+
+// The length, the alignment, the bytes.
+template <class P, class T>
+constexpr bit_bounds family_bounds(text_encoding e) noexcept {
+    const auto length_bits = static_cast<std::size_t>(bits_required_for_span(e.max_length));
+    return {length_bits, length_bits + 7 + 8 * e.max_length};
+}
+template <class P, class T>
+constexpr std::size_t family_min_bits(text_encoding e) noexcept {
+    return static_cast<std::size_t>(bits_required_for_span(e.max_length));
+}
+
+// Vectors, maps and sets: the count, then the elements; their fewest bits are the count's.
+template <class P, class T>
+constexpr bit_bounds counted_container_bounds() noexcept {
+    using EP = without<P, attr_kind::max_size>;
+    constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
+    if constexpr (is_map<T>::value)
+        return counted_bounds<max, value_bounds<no_attrs, typename T::key_type>() +
+                                       value_bounds<EP, typename T::mapped_type>()>();
+    else if constexpr (is_set<T>::value)
+        return counted_bounds<max, value_bounds<EP, typename T::key_type>()>();
+    else
+        return counted_bounds<max, value_bounds<EP, typename T::value_type>()>();
+}
+template <class P, class T>
+constexpr std::size_t count_min_bits() noexcept {
+    return static_cast<std::size_t>(bits_required_for_span(P::value.template get<attr_kind::max_size>().n));
+}
+template <class P, class T, class E>
+constexpr bit_bounds family_bounds(const sequence_encoding<E>&) noexcept {
+    return counted_container_bounds<P, T>();
+}
+template <class P, class T, class E>
+constexpr std::size_t family_min_bits(const sequence_encoding<E>&) noexcept {
+    return count_min_bits<P, T>();
+}
+template <class P, class T, class Q>
+constexpr bit_bounds family_bounds(vector_encoding<Q>) noexcept {
+    return counted_container_bounds<P, T>();
+}
+template <class P, class T, class Q>
+constexpr std::size_t family_min_bits(vector_encoding<Q>) noexcept {
+    return count_min_bits<P, T>();
+}
+template <class P, class T, class Q>
+constexpr bit_bounds family_bounds(associative_encoding<Q>) noexcept {
+    return counted_container_bounds<P, T>();
+}
+template <class P, class T, class Q>
+constexpr std::size_t family_min_bits(associative_encoding<Q>) noexcept {
+    return count_min_bits<P, T>();
 }
 
 // ---- delta bounds -------------------------------------------------------------------

@@ -166,6 +166,43 @@ bool apply_delta(S& s, std::variant<E...>& v, const std::variant<E...>& b, varia
                                   [&](auto i) NETSER_INLINE_LAMBDA { return serialize_alternative<i()>(s, v, &b); });
 }
 
+// ---- bounds -------------------------------------------------------------------------
+
+// The presence bit, then the value.
+template <class P, class T, class Q>
+constexpr bit_bounds family_bounds(optional_encoding<Q>) noexcept {
+    using E = std::remove_cvref_t<decltype(*std::declval<T&>())>;
+    constexpr bit_bounds e = value_bounds<P, E>();
+    return {1, 1 + e.max, e.bounded};
+}
+template <class P, class T, class Q>
+constexpr std::size_t family_min_bits(optional_encoding<Q>) noexcept {
+    return 1;
+}
+
+// The index, then the alternative.
+template <class P, class T>
+constexpr bit_bounds family_bounds(variant_encoding) noexcept {
+    return []<class... E>(std::variant<E...>*) {
+        const auto index_bits = static_cast<std::size_t>(bits_required_for_span(sizeof...(E) - 1));
+        // Each alternative's bounds once (a constant evaluation is not memoized).
+        constexpr bit_bounds alternatives[] = {value_bounds<no_attrs, E>()...};
+        bit_bounds all{~std::size_t{0}, 0, true};
+        for (const bit_bounds& b : alternatives) {
+            all.min = b.min < all.min ? b.min : all.min;
+            all.max = b.max > all.max ? b.max : all.max;
+            all.bounded = all.bounded && b.bounded;
+        }
+        return bit_bounds{index_bits + all.min, index_bits + all.max, all.bounded};
+    }(static_cast<T*>(nullptr));
+}
+template <class P, class T>
+constexpr std::size_t family_min_bits(variant_encoding) noexcept {
+    return static_cast<std::size_t>(bits_required_for_span(std::variant_size_v<T> - 1));
+}
+
+// ---- delta bounds -------------------------------------------------------------------
+
 template <class T, class P>
 constexpr bit_bounds delta_bounds(optional_encoding<P>, const delta_params&) noexcept {
     using E = std::remove_cvref_t<decltype(*std::declval<T&>())>;
