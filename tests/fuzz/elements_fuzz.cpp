@@ -1,5 +1,5 @@
 // Vectors and arrays of small structs, which go a word per element after one room check
-// (struct_codec.hpp, "elements that are one packed run each"), against a reader of the
+// (encodings/struct.hpp, "elements that are one packed run each"), against a reader of the
 // same wire written by hand on the core primitives, a member at a time. The input after
 // the selector byte is the packet; the selector's low bits pick how full the target
 // vectors are before the read (a read into a reused object). For every input:

@@ -1,4 +1,4 @@
-// enum_codec.hpp: described enums take bits_required(smallest, largest) bits, sent as
+// encodings/enum.hpp: described enums take bits_required(smallest, largest) bits, sent as
 // v - smallest; a value that is not an enumerator (a gap of a sparse enum included)
 // fails with invalid_value on write and on read. Undescribed enums need range or bits.
 

@@ -52,30 +52,57 @@ constexpr auto only_if_flag() noexcept {
     return member_attrs<C, I>::value.template get<attr_kind::only_if>().flag;
 }
 
+// ---- member modifiers: skip, only_if, check ----------------------------------------
+//
+// Written once, for the plain, sameness and delta walks of a struct's members. A member
+// with skip is never sent: the walk's `skipped()` stands for it. A member with only_if
+// whose flag is false is not sent: `absent()` (a reader resets it, reset_to_default).
+// Any other member goes through its check first, when the walk has a stream (align, the
+// magic, a failure named by the member: `failed`), then `sent()`.
+
+/// Whether member I of C has a modifier (a member without one is walked directly).
+template <class C, std::size_t I>
+inline constexpr bool has_modifiers = has_attr<member_attrs<C, I>, attr_kind::skip> ||
+                                      has_attr<member_attrs<C, I>, attr_kind::only_if> ||
+                                      has_attr<member_attrs<C, I>, attr_kind::check>;
+
+/// The stream of a walk without one (sameness): no check.
+struct no_stream {};
+
+template <class C, std::size_t I, class S, class R, class Skipped, class Absent, class Sent>
+NETSER_INLINE R through_modifiers(S& s, const C& obj, R failed, Skipped&& skipped, Absent&& absent, Sent&& sent) {
+    using P = member_attrs<C, I>;
+    if constexpr (has_attr<P, attr_kind::skip>) {
+        return skipped();
+    } else {
+        if constexpr (has_attr<P, attr_kind::only_if>)
+            if (!(obj.*only_if_flag<C, I>())) return absent();
+        if constexpr (checks_enabled && has_attr<P, attr_kind::check> && !std::is_same_v<S, no_stream>) {
+            if (!serialize_check(s, P::value.template get<attr_kind::check>().magic)) [[unlikely]] {
+                s.error().prepend_member(member_at<C, I>::name);
+                return failed;
+            }
+        }
+        return sent();
+    }
+}
+
+// The plain walk of a member with modifiers.
 template <class C, std::size_t I, stream S>
 NETSER_INLINE bool serialize_member(S& s, C& obj) {
     using D = member_at<C, I>;
-    using P = member_attrs<C, I>;
-    if constexpr (has_attr<P, attr_kind::skip>) {
-        return true;
-    } else {
-        auto& m = obj.*D::pointer;
-        if constexpr (has_attr<P, attr_kind::only_if>) {
-            if (!(obj.*only_if_flag<C, I>())) {
-                if constexpr (S::is_reading) reset_to_default<C, D>(m);
-                return true;
-            }
-        }
-        if constexpr (checks_enabled && has_attr<P, attr_kind::check>) {
-            if (!serialize_check(s, P::value.template get<attr_kind::check>().magic)) [[unlikely]] {
-                s.error().prepend_member(D::name);
-                return false;
-            }
-        }
-        if (profiled_value<value_provider<P>>(s, m, D::name)) [[likely]] return true;
-        s.error().prepend_member(D::name);
-        return false;
-    }
+    auto& m = obj.*D::pointer;
+    return through_modifiers<C, I>(
+        s, obj, false, [] { return true; },
+        [&] {
+            if constexpr (S::is_reading) reset_to_default<C, D>(m);
+            return true;
+        },
+        [&] {
+            if (profiled_value<value_provider<member_attrs<C, I>>>(s, m, D::name)) [[likely]] return true;
+            s.error().prepend_member(D::name);
+            return false;
+        });
 }
 
 // Vector-like structs take scalar attributes (quantize, range...) per component.
@@ -720,17 +747,19 @@ bool apply_encoding(S& s, T& obj, aggregate_encoding<P>) {
 // only_if false) takes no bit: a reader copies a skipped one from the baseline and
 // resets the other as a plain read does.
 
+// A member not sent is the same: a reader resets an absent one, and the baseline (what
+// a reader held) has it reset.
 template <class C, std::size_t I>
 bool member_same(const C& v, const C& b) {
     using D = member_at<C, I>;
     using P = member_attrs<C, I>;
-    if constexpr (has_attr<P, attr_kind::skip>) {
-        return true;
+    if constexpr (!has_modifiers<C, I>) {
+        return same_value<P>(v.*D::pointer, b.*D::pointer);
     } else {
-        // Not sent: a reader resets it, and the baseline (what a reader held) has it reset.
-        if constexpr (has_attr<P, attr_kind::only_if>)
-            if (!(v.*only_if_flag<C, I>())) return true;
-        return same_value<value_provider<P>>(v.*D::pointer, b.*D::pointer);
+        no_stream none;
+        return through_modifiers<C, I>(
+            none, v, false, [] { return true; }, [] { return true; },
+            [&] { return same_value<value_provider<P>>(v.*D::pointer, b.*D::pointer); });
     }
 }
 
@@ -769,29 +798,27 @@ NETSER_INLINE delta_written delta_named(S& s, M& m, const M& b) {
     return r;
 }
 
+// A reader copies a skipped member from the baseline.
 template <class C, std::size_t I, stream S>
 NETSER_INLINE delta_written delta_member(S& s, C& obj, const C& base) {
     using D = member_at<C, I>;
     using P = member_attrs<C, I>;
     auto& m = obj.*D::pointer;
     const auto& b = base.*D::pointer;
-    if constexpr (has_attr<P, attr_kind::skip>) {
-        if constexpr (S::is_reading) copy_value(m, b);
-        return delta_written::unchanged;
+    if constexpr (!has_modifiers<C, I>) {
+        return delta_named<P, C, I>(s, m, b);
     } else {
-        if constexpr (has_attr<P, attr_kind::only_if>) {
-            if (!(obj.*only_if_flag<C, I>())) {
+        return through_modifiers<C, I>(
+            s, obj, delta_written::failed,
+            [&] {
+                if constexpr (S::is_reading) copy_value(m, b);
+                return delta_written::unchanged;
+            },
+            [&] {
                 if constexpr (S::is_reading) reset_to_default<C, D>(m);
                 return delta_written::unchanged;
-            }
-        }
-        if constexpr (checks_enabled && has_attr<P, attr_kind::check>) {
-            if (!serialize_check(s, P::value.template get<attr_kind::check>().magic)) [[unlikely]] {
-                s.error().prepend_member(D::name);
-                return delta_written::failed;
-            }
-        }
-        return delta_named<value_provider<P>, C, I>(s, m, b);
+            },
+            [&] { return delta_named<value_provider<P>, C, I>(s, m, b); });
     }
 }
 
