@@ -8,6 +8,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -15,6 +16,11 @@
 // Member attributes: constant values written in NETSER_STRUCT that choose a member's
 // encoding. They are literal types, so every encoding parameter is a compile-time
 // constant. docs/attributes.md lists each one with its wire encoding and bound.
+//
+// Each states its name and its fields once: `name`, and fields(v), which shows each field
+// to a visitor v (v.integer, v.number, v.real, v.member, v.values, v.numbers, v.hex, each
+// with the field's key). schema_hash hashes what it shows and schema_json writes it, so
+// the two cannot disagree about an attribute.
 
 namespace netser {
 
@@ -28,8 +34,14 @@ enum class attr_kind {
 template <std::integral L, std::integral H>
 struct range_attr {
     static constexpr attr_kind kind = attr_kind::range;
+    static constexpr std::string_view name = "range";
     L min;
     H max;
+    template <class V>
+    constexpr void fields(V& v) const {
+        v.integer("min", min);
+        v.integer("max", max);
+    }
 };
 template <std::integral L, std::integral H>
 constexpr range_attr<L, H> range(L min, H max) noexcept { return {min, max}; }
@@ -37,7 +49,10 @@ constexpr range_attr<L, H> range(L min, H max) noexcept { return {min, max}; }
 /// Integer in n bits: unsigned in [0, 2^n - 1], signed in [-2^(n-1), 2^(n-1) - 1].
 struct bits_attr {
     static constexpr attr_kind kind = attr_kind::bits;
+    static constexpr std::string_view name = "bits";
     int n;
+    template <class V>
+    constexpr void fields(V& v) const { v.integer("n", n); }
 };
 constexpr bits_attr bits(int n) noexcept { return {n}; }
 
@@ -45,7 +60,14 @@ constexpr bits_attr bits(int n) noexcept { return {n}; }
 /// described vector structs).
 struct quantize_attr {
     static constexpr attr_kind kind = attr_kind::quantize;
+    static constexpr std::string_view name = "quantize";
     float min, max, resolution;
+    template <class V>
+    constexpr void fields(V& v) const {
+        v.real("min", min);
+        v.real("max", max);
+        v.real("resolution", resolution);
+    }
     constexpr quantization params() const noexcept { return quantization::make(min, max, resolution); }
 };
 constexpr quantize_attr quantize(float min, float max, float resolution) noexcept {
@@ -57,7 +79,10 @@ constexpr quantize_attr quantize(float min, float max, float resolution) noexcep
 template <class V, std::size_t N>
 struct common_attr {
     static constexpr attr_kind kind = attr_kind::common;
+    static constexpr std::string_view name = "common";
     V values[N];
+    template <class Visitor>
+    constexpr void fields(Visitor& v) const { v.values("values", values, N); }
 };
 template <class... V>
     requires(sizeof...(V) > 0 && ((std::integral<V> || std::floating_point<V> || std::is_enum_v<V>) && ...))
@@ -69,14 +94,20 @@ constexpr auto common(V... values) noexcept {
 /// Largest element count of a container (required on vectors, maps and sets).
 struct max_size_attr {
     static constexpr attr_kind kind = attr_kind::max_size;
+    static constexpr std::string_view name = "max_size";
     std::size_t n;
+    template <class V>
+    constexpr void fields(V& v) const { v.number("n", n); }
 };
 constexpr max_size_attr max_size(std::size_t n) noexcept { return {n}; }
 
 /// Largest byte length of a string (required on std::string).
 struct max_length_attr {
     static constexpr attr_kind kind = attr_kind::max_length;
+    static constexpr std::string_view name = "max_length";
     std::size_t n;
+    template <class V>
+    constexpr void fields(V& v) const { v.number("n", n); }
 };
 constexpr max_length_attr max_length(std::size_t n) noexcept { return {n}; }
 
@@ -85,7 +116,10 @@ constexpr max_length_attr max_length(std::size_t n) noexcept { return {n}; }
 template <class C>
 struct only_if_attr {
     static constexpr attr_kind kind = attr_kind::only_if;
+    static constexpr std::string_view name = "only_if";
     bool C::*flag;
+    template <class V>
+    constexpr void fields(V& v) const { v.member("member", flag); }
 };
 template <class C>
 constexpr only_if_attr<C> only_if(bool C::*flag) noexcept { return {flag}; }
@@ -97,6 +131,9 @@ constexpr only_if_attr<C> only_if(M C::*) noexcept { return {nullptr}; }
 /// Never sent; a read leaves the member untouched.
 struct skip_attr {
     static constexpr attr_kind kind = attr_kind::skip;
+    static constexpr std::string_view name = "skip";
+    template <class V>
+    constexpr void fields(V&) const {}
 };
 inline constexpr skip_attr skip{};
 
@@ -104,12 +141,18 @@ inline constexpr skip_attr skip{};
 /// Without it, raw floats travel bit-exact whatever they hold.
 struct finite_attr {
     static constexpr attr_kind kind = attr_kind::finite;
+    static constexpr std::string_view name = "finite";
+    template <class V>
+    constexpr void fields(V&) const {}
 };
 inline constexpr finite_attr finite{};
 
 /// On std::string: any bytes. Without it, a string must be valid UTF-8 (invalid_value).
 struct raw_bytes_attr {
     static constexpr attr_kind kind = attr_kind::raw_bytes;
+    static constexpr std::string_view name = "raw_bytes";
+    template <class V>
+    constexpr void fields(V&) const {}
 };
 inline constexpr raw_bytes_attr raw_bytes{};
 
@@ -118,6 +161,9 @@ inline constexpr raw_bytes_attr raw_bytes{};
 /// sentinel N (the article's sparse array).
 struct sparse_attr {
     static constexpr attr_kind kind = attr_kind::sparse;
+    static constexpr std::string_view name = "sparse";
+    template <class V>
+    constexpr void fields(V&) const {}
 };
 inline constexpr sparse_attr sparse{};
 
@@ -125,7 +171,10 @@ inline constexpr sparse_attr sparse{};
 /// codes (or of its elements'), e.g. delta_ladder(1, 16, 256): up to 4 increasing limits.
 struct delta_ladder_attr {
     static constexpr attr_kind kind = attr_kind::delta_ladder;
+    static constexpr std::string_view name = "delta_ladder";
     difference_ladder ladder;
+    template <class V>
+    constexpr void fields(V& v) const { v.numbers("limits", ladder.limit, ladder.rungs); }
 };
 template <std::integral... L>
     requires(sizeof...(L) >= 1 && sizeof...(L) <= difference_ladder::max_rungs)
@@ -137,6 +186,9 @@ constexpr delta_ladder_attr delta_ladder(L... limits) noexcept {
 /// changed bit), not as a difference.
 struct delta_whole_attr {
     static constexpr attr_kind kind = attr_kind::delta_whole;
+    static constexpr std::string_view name = "delta_whole";
+    template <class V>
+    constexpr void fields(V&) const {}
 };
 inline constexpr delta_whole_attr delta_whole{};
 

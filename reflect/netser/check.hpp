@@ -33,7 +33,13 @@ constexpr std::uint32_t check_magic(std::string_view name) noexcept {
 /// another value fails with check_failed at that place.
 struct check_attr {
     static constexpr attr_kind kind = attr_kind::check;
+    static constexpr std::string_view name = "check";
     std::uint32_t magic;
+    template <class V>
+    constexpr void fields(V& v) const {
+        v.number("magic", magic);
+        v.hex("magic_hex", magic, 8);
+    }
 };
 constexpr check_attr check(std::string_view name) noexcept { return {check_magic(name)}; }
 

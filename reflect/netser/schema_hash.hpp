@@ -52,27 +52,6 @@ struct schema_hasher {
     constexpr void real(double v) noexcept { number(std::bit_cast<std::uint64_t>(v)); }
 };
 
-// Kinds are hashed by name, so adding a kind to attr_kind never changes a fingerprint.
-constexpr std::string_view attr_kind_name(attr_kind k) noexcept {
-    switch (k) {
-    case attr_kind::range: return "range";
-    case attr_kind::bits: return "bits";
-    case attr_kind::quantize: return "quantize";
-    case attr_kind::common: return "common";
-    case attr_kind::max_size: return "max_size";
-    case attr_kind::max_length: return "max_length";
-    case attr_kind::only_if: return "only_if";
-    case attr_kind::skip: return "skip";
-    case attr_kind::check: return "check";
-    case attr_kind::finite: return "finite";
-    case attr_kind::raw_bytes: return "raw_bytes";
-    case attr_kind::sparse: return "sparse";
-    case attr_kind::delta_ladder: return "delta_ladder";
-    case attr_kind::delta_whole: return "delta_whole";
-    }
-    return "unknown";
-}
-
 // The name of the described bool member `flag` points to ("" when it is not one).
 template <class C>
 constexpr std::string_view flag_member_name(bool C::*flag) noexcept {
@@ -92,44 +71,48 @@ constexpr bool counts_in_schema() noexcept {
     else return true;
 }
 
+// What an attribute's fields(v) shows, hashed: the values, not the keys (an attribute's
+// name comes first, so the keys add nothing). A count comes before a list.
+struct attribute_hasher {
+    schema_hasher& h;
+    template <class I>
+    constexpr void integer(std::string_view, I v) noexcept { h.integer(v); }
+    constexpr void number(std::string_view, std::uint64_t v) noexcept { h.number(v); }
+    template <class F>
+    constexpr void real(std::string_view, F v) noexcept { h.real(v); }
+    template <class C>
+    constexpr void member(std::string_view, bool C::*flag) noexcept { h.text(flag_member_name(flag)); }
+    template <class V>
+    constexpr void values(std::string_view, const V* v, std::size_t n) noexcept {
+        h.number(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            if constexpr (std::is_floating_point_v<V>) h.real(v[i]);
+            else if constexpr (std::is_enum_v<V>) h.integer(static_cast<std::underlying_type_t<V>>(v[i]));
+            else h.integer(v[i]);
+        }
+    }
+    constexpr void numbers(std::string_view, const std::uint64_t* v, int n) noexcept {
+        h.number(static_cast<std::uint64_t>(n));
+        for (int i = 0; i < n; ++i) h.number(v[i]);
+    }
+    constexpr void hex(std::string_view, std::uint64_t, int) noexcept {} // the same value, shown for people
+};
+
+// An attribute of netser: "attr", its name, its fields. A check is a marker between
+// sections, hashed as "check" and its magic, and only while checks are on (they count
+// as absent when NETSER_DISABLE_CHECKS removes them).
 template <class A>
 constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
     if constexpr (requires { A::kind; }) {
         if constexpr (A::kind == attr_kind::check) {
-            if constexpr (checks_enabled) {
-                h.text("check");
-                h.number(a.magic);
-            }
-            return;
+            if constexpr (!checks_enabled) return;
+            h.text("check");
         } else {
             h.text("attr");
-            h.text(attr_kind_name(A::kind));
-            if constexpr (A::kind == attr_kind::range) {
-                h.integer(a.min);
-                h.integer(a.max);
-            } else if constexpr (A::kind == attr_kind::bits) {
-                h.integer(a.n);
-            } else if constexpr (A::kind == attr_kind::quantize) {
-                h.real(a.min);
-                h.real(a.max);
-                h.real(a.resolution);
-            } else if constexpr (A::kind == attr_kind::common) {
-                h.number(std::size(a.values));
-                for (auto v : a.values) {
-                    if constexpr (std::is_floating_point_v<decltype(v)>) h.real(v);
-                    else if constexpr (std::is_enum_v<decltype(v)>) h.integer(static_cast<std::underlying_type_t<decltype(v)>>(v));
-                    else h.integer(v);
-                }
-            } else if constexpr (A::kind == attr_kind::max_size || A::kind == attr_kind::max_length) {
-                h.number(a.n);
-            } else if constexpr (A::kind == attr_kind::only_if) {
-                h.text(flag_member_name(a.flag));
-            } else if constexpr (A::kind == attr_kind::delta_ladder) {
-                h.number(static_cast<std::uint64_t>(a.ladder.rungs));
-                for (int j = 0; j < a.ladder.rungs; ++j) h.number(a.ladder.limit[j]);
-            }
-            // Other kinds (skip...) carry no value: the kind is enough.
+            h.text(A::name);
         }
+        attribute_hasher v{h};
+        a.fields(v);
     } else {
         // A user attribute: its own tag when it gives one, then its bound.
         h.text("user");

@@ -214,48 +214,53 @@ void schema_quantization(B& b, const quantization& q, const float* resolution) {
     schema_integer(b, "bits", q.bits);
 }
 
-// An attribute as written on the member (the diff's view; schema_hash hashes the same).
+// What an attribute's fields(v) shows, written as the attribute's JSON fields.
+template <class B>
+struct attribute_writer {
+    B& b;
+    template <class I>
+    void integer(std::string_view key, I v) { schema_integer(b, key, v); }
+    void number(std::string_view key, std::uint64_t v) { schema_integer(b, key, v); }
+    template <class F>
+    void real(std::string_view key, F v) {
+        b.out.key(key);
+        b.out.real(v);
+    }
+    template <class C>
+    void member(std::string_view key, bool C::*flag) { schema_string(b, key, flag_member_name(flag)); }
+    template <class V>
+    void values(std::string_view key, const V* v, std::size_t n) {
+        b.out.key(key);
+        b.out.begin_array();
+        for (std::size_t i = 0; i < n; ++i) {
+            if constexpr (std::is_floating_point_v<V>) b.out.real(v[i]);
+            else if constexpr (std::is_enum_v<V>) b.out.integer(static_cast<std::underlying_type_t<V>>(v[i]));
+            else b.out.integer(v[i]);
+        }
+        b.out.end_array();
+    }
+    void numbers(std::string_view key, const std::uint64_t* v, int n) {
+        b.out.key(key);
+        b.out.begin_array();
+        for (int i = 0; i < n; ++i) b.out.integer(v[i]);
+        b.out.end_array();
+    }
+    void hex(std::string_view key, std::uint64_t v, int digits) {
+        b.out.key(key);
+        b.out.hex(v, digits);
+    }
+};
+
+// An attribute as written on the member (the diff's view; schema_hash hashes the same
+// fields).
 template <class A, class B>
 void schema_attribute(B& b, const A& a) {
     auto& o = b.out;
     o.begin_object();
     if constexpr (requires { A::kind; }) {
-        schema_string(b, "attr", attr_kind_name(A::kind));
-        if constexpr (A::kind == attr_kind::check) {
-            schema_integer(b, "magic", a.magic);
-            o.key("magic_hex");
-            o.hex(a.magic, 8);
-        } else if constexpr (A::kind == attr_kind::range) {
-            schema_integer(b, "min", a.min);
-            schema_integer(b, "max", a.max);
-        } else if constexpr (A::kind == attr_kind::bits) {
-            schema_integer(b, "n", a.n);
-        } else if constexpr (A::kind == attr_kind::quantize) {
-            o.key("min");
-            o.real(a.min);
-            o.key("max");
-            o.real(a.max);
-            o.key("resolution");
-            o.real(a.resolution);
-        } else if constexpr (A::kind == attr_kind::common) {
-            o.key("values");
-            o.begin_array();
-            for (auto v : a.values) {
-                if constexpr (std::is_floating_point_v<decltype(v)>) o.real(v);
-                else if constexpr (std::is_enum_v<decltype(v)>) o.integer(static_cast<std::underlying_type_t<decltype(v)>>(v));
-                else o.integer(v);
-            }
-            o.end_array();
-        } else if constexpr (A::kind == attr_kind::max_size || A::kind == attr_kind::max_length) {
-            schema_integer(b, "n", a.n);
-        } else if constexpr (A::kind == attr_kind::only_if) {
-            schema_string(b, "member", flag_member_name(a.flag));
-        } else if constexpr (A::kind == attr_kind::delta_ladder) {
-            o.key("limits");
-            o.begin_array();
-            for (int j = 0; j < a.ladder.rungs; ++j) o.integer(a.ladder.limit[j]);
-            o.end_array();
-        }
+        schema_string(b, "attr", A::name);
+        attribute_writer<B> w{b};
+        a.fields(w);
     } else {
         schema_string(b, "attr", "user");
         o.key("tag");
