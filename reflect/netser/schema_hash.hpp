@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/detail/schema_node.hpp>
 #include <netser/attributes.hpp>
 #include <netser/check.hpp>
 #include <netser/description.hpp>
@@ -51,19 +52,6 @@ struct schema_hasher {
     constexpr void real(float v) noexcept { number(std::bit_cast<std::uint32_t>(v)); }
     constexpr void real(double v) noexcept { number(std::bit_cast<std::uint64_t>(v)); }
 };
-
-// The name of the described bool member `flag` points to ("" when it is not one).
-template <class C>
-constexpr std::string_view flag_member_name(bool C::*flag) noexcept {
-    std::string_view name;
-    if constexpr (boost::describe::has_describe_members<C>::value) {
-        boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
-            if constexpr (std::is_same_v<std::remove_const_t<decltype(d.pointer)>, bool C::*>)
-                if (d.pointer == flag) name = d.name;
-        });
-    }
-    return name;
-}
 
 template <class A>
 constexpr bool counts_in_schema() noexcept {

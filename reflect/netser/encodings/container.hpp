@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/detail/schema_node.hpp>
 #include <netser/attributes.hpp>
 #include <netser/bits_required.hpp>
 #include <netser/bounds.hpp>
@@ -639,6 +640,71 @@ constexpr bit_bounds delta_bounds(array_encoding<P>, const delta_params&) noexce
 template <class T, class P>
 constexpr bit_bounds delta_bounds(associative_encoding<P>, const delta_params&) noexcept {
     return value_bounds<P, T>();
+}
+
+// ---- schema node ----------------------------------------------------------------------
+
+template <class P>
+inline constexpr std::string_view schema_delta_body<array_encoding<P>> = "elements";
+template <class E>
+inline constexpr std::string_view schema_delta_body<sequence_encoding<E>> = "vector";
+template <class P>
+inline constexpr std::string_view schema_delta_body<vector_encoding<P>> = "vector";
+
+template <class P, class T, class B, class Q>
+bool family_schema(B& b, array_encoding<Q>) {
+    using E = std::remove_cvref_t<decltype(*array_data(std::declval<T&>()))>;
+    schema_string(b, "kind", "array");
+    schema_integer(b, "length", array_size<T>());
+    b.out.key("element");
+    schema_encoding<P, E>(b);
+    return true;
+}
+
+template <class P, class T, class B>
+bool family_schema(B& b, text_encoding e) {
+    schema_string(b, "kind", "string");
+    schema_integer(b, "max_length", e.max_length);
+    schema_integer(b, "length_bits", bits_required_for_span(e.max_length));
+    schema_string(b, "content", e.raw_bytes ? "bytes" : "utf8_without_nul");
+    return true;
+}
+
+// Vectors, sets and maps: the count, then the elements (a map's: key, then value).
+template <class P, class T, class B>
+bool counted_schema(B& b) {
+    constexpr std::size_t n = P::value.template get<attr_kind::max_size>().n;
+    using EP = without<P, attr_kind::max_size>;
+    auto& o = b.out;
+    schema_string(b, "kind", is_vector<T>::value ? "vector" : is_set<T>::value ? "set" : "map");
+    schema_integer(b, "max_size", n);
+    schema_integer(b, "count_bits", bits_required_for_span(n));
+    if constexpr (is_map<T>::value) {
+        schema_integer(b, "element_min_bits", min_bits_value<no_attrs, typename T::key_type>() +
+                                                  min_bits_value<EP, typename T::mapped_type>());
+        o.key("key");
+        schema_encoding<no_attrs, typename T::key_type>(b);
+        o.key("value");
+        schema_encoding<EP, typename T::mapped_type>(b);
+    } else {
+        using E = typename T::value_type;
+        schema_integer(b, "element_min_bits", min_bits_value<EP, E>());
+        o.key("element");
+        schema_encoding<EP, E>(b);
+    }
+    return true;
+}
+template <class P, class T, class B, class E>
+bool family_schema(B& b, const sequence_encoding<E>&) {
+    return counted_schema<P, T>(b);
+}
+template <class P, class T, class B, class Q>
+bool family_schema(B& b, vector_encoding<Q>) {
+    return counted_schema<P, T>(b);
+}
+template <class P, class T, class B, class Q>
+bool family_schema(B& b, associative_encoding<Q>) {
+    return counted_schema<P, T>(b);
 }
 
 } // namespace netser::detail

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <netser/detail/schema_node.hpp>
 #include <netser/attributes.hpp>
 #include <netser/detail/misuse.hpp>
+#include <netser/detail/type_traits.hpp>
 #include <netser/primitives.hpp>
 #include <netser/value_codes.hpp>
 
@@ -182,6 +184,53 @@ constexpr auto enum_encoding_of() noexcept {
     } else {
         return invalid_encoding<P, misuse::enum_undescribed>{};
     }
+}
+
+// ---- schema node ----------------------------------------------------------------------
+
+template <class P, class T, class B, class E>
+bool family_schema(B& b, described_enum_encoding<E>) {
+    using U = std::underlying_type_t<T>;
+    auto& o = b.out;
+    schema_string(b, "kind", "enum");
+    schema_string(b, "type", wire_scalar_name<U>());
+    schema_integer(b, "bits", enum_info<T>::bits);
+    schema_integer(b, "min", enum_info<T>::min);
+    o.key("enumerators");
+    o.begin_array();
+    boost::mp11::mp_for_each<boost::describe::describe_enumerators<T>>([&](auto d) {
+        o.begin_object();
+        schema_string(b, "name", d.name);
+        schema_integer(b, "value", static_cast<U>(d.value));
+        o.end_object();
+    });
+    o.end_array();
+    return true;
+}
+
+// An enum that is not described: its underlying integer with range or bits (bits: the
+// underlying value's low n bits as unsigned, as serialize_enum sends them).
+template <class P, class U, class B>
+void schema_undescribed_enum(B& b) {
+    if constexpr (has_attr<P, attr_kind::range>) {
+        constexpr auto r = P::value.template get<attr_kind::range>();
+        schema_integer_code<U>(b, range_encoding<U>{static_cast<U>(r.min), static_cast<U>(r.max)});
+    } else {
+        constexpr int n = P::value.template get<attr_kind::bits>().n;
+        if constexpr (std::is_signed_v<U> && n == std::numeric_limits<std::make_unsigned_t<U>>::digits)
+            schema_integer_code<U>(b, raw_encoding{});
+        else
+            schema_integer_code<U>(b, bits_encoding{n});
+    }
+}
+
+template <class P, class T, class B, class E, class Inner>
+bool family_schema(B& b, const enum_as_encoding<E, Inner>&) {
+    using U = std::underlying_type_t<T>;
+    schema_string(b, "kind", "int");
+    schema_string(b, "type", wire_scalar_name<U>());
+    schema_undescribed_enum<P, U>(b);
+    return true;
 }
 
 } // namespace netser::detail

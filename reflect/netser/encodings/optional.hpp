@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/detail/schema_node.hpp>
 #include <netser/bits_required.hpp>
 #include <netser/description.hpp>
 #include <netser/detail/type_traits.hpp>
@@ -218,6 +219,35 @@ constexpr bit_bounds delta_bounds(variant_encoding, const delta_params&) noexcep
         ((e = worst_of(e, worst_of(delta_body_bounds<no_attrs, E>(), value_bounds<no_attrs, E>()))), ...);
         return bit_bounds{0, index_bits + e.max, e.bounded};
     }(static_cast<T*>(nullptr));
+}
+
+// ---- schema node ----------------------------------------------------------------------
+
+template <class P>
+inline constexpr std::string_view schema_delta_body<optional_encoding<P>> = "optional";
+template <>
+inline constexpr std::string_view schema_delta_body<variant_encoding> = "variant";
+
+template <class P, class T, class B, class Q>
+bool family_schema(B& b, optional_encoding<Q>) {
+    schema_string(b, "kind", "optional");
+    schema_string(b, "holder", is_optional<T>::value ? "optional" : "unique_ptr");
+    b.out.key("value");
+    schema_encoding<P, std::remove_cvref_t<decltype(*std::declval<T&>())>>(b);
+    return true;
+}
+
+template <class P, class T, class B>
+bool family_schema(B& b, variant_encoding) {
+    schema_string(b, "kind", "variant");
+    schema_integer(b, "index_bits", bits_required_for_span(std::variant_size_v<T> - 1));
+    b.out.key("alternatives");
+    b.out.begin_array();
+    [&]<class... E>(std::variant<E...>*) {
+        (schema_part<no_attrs, E>(b, schema_type_string<E>(b), false), ...);
+    }(static_cast<T*>(nullptr));
+    b.out.end_array();
+    return true;
 }
 
 } // namespace netser::detail

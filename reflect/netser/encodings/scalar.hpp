@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/detail/schema_node.hpp>
 #include <netser/attributes.hpp>
 #include <netser/bits_required.hpp>
 #include <netser/detail/float_math.hpp>
@@ -230,6 +231,75 @@ constexpr bit_bounds delta_bounds(common_encoding<P>, const delta_params&) noexc
 template <class T, class P>
 constexpr bit_bounds delta_bounds(finite_encoding<P>, const delta_params&) noexcept {
     return value_bounds<P, T>();
+}
+
+// ---- schema node ----------------------------------------------------------------------
+
+// common(v...): the values as the member reads them (converted to its type T).
+template <class P, class T, class B>
+void schema_common(B& b) {
+    if constexpr (has_attr<P, attr_kind::common>) {
+        constexpr auto c = P::value.template get<attr_kind::common>();
+        auto& o = b.out;
+        o.key("common");
+        o.begin_object();
+        o.key("values");
+        o.begin_array();
+        for (auto v : c.values) {
+            if constexpr (std::is_floating_point_v<T>) o.real(static_cast<T>(v));
+            else o.integer(static_cast<T>(v));
+        }
+        o.end_array();
+        schema_integer(b, "index_bits", bits_required_for_span(std::size(c.values) - 1));
+        o.end_object();
+    }
+}
+
+template <class P, class T, class B>
+void schema_scalar(B& b) {
+    auto& o = b.out;
+    if constexpr (std::is_integral_v<T>) {
+        schema_string(b, "kind", "int");
+        schema_string(b, "type", wire_scalar_name<T>());
+        schema_integer_code<T>(b, plain_encoding_of<P, T>());
+    } else {
+        schema_string(b, "kind", "float");
+        schema_string(b, "type", wire_scalar_name<T>());
+        constexpr auto e = plain_encoding_of<P, T>();
+        if constexpr (std::is_same_v<std::remove_const_t<decltype(e)>, quantization>) {
+            schema_string(b, "encoding", "quantize");
+            const float resolution = P::value.template get<attr_kind::quantize>().resolution;
+            schema_quantization(b, e, &resolution);
+        } else {
+            schema_string(b, "encoding", "raw");
+            schema_integer(b, "bits", sizeof(T) * 8);
+        }
+        o.key("finite");
+        o.boolean(has_attr<P, attr_kind::finite>);
+    }
+    schema_common<P, T>(b);
+}
+
+template <class P, class T, class B, class E>
+    requires(is_fixed_width<E> && std::is_arithmetic_v<T>)
+bool family_schema(B& b, const E&) {
+    if constexpr (std::is_same_v<T, bool>) {
+        schema_string(b, "kind", "bool");
+        schema_integer(b, "bits", 1);
+    } else {
+        schema_scalar<P, T>(b);
+    }
+    return true;
+}
+template <class P, class T, class B, class Q>
+bool family_schema(B& b, common_encoding<Q>) {
+    schema_scalar<P, T>(b);
+    return true;
+}
+template <class P, class T, class B, class Q>
+bool family_schema(B& b, finite_encoding<Q>) {
+    schema_scalar<P, T>(b);
+    return true;
 }
 
 } // namespace netser::detail

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/detail/schema_node.hpp>
 #include <netser/attributes.hpp>
 #include <netser/encodings/container.hpp>
 #include <netser/encoding.hpp>
@@ -104,6 +105,26 @@ constexpr std::size_t family_min_bits(sparse_encoding<Q>) noexcept {
 template <class T, class P>
 constexpr bit_bounds delta_bounds(sparse_encoding<P>, const delta_params&) noexcept {
     return value_bounds<P, T>();
+}
+
+// ---- schema node ----------------------------------------------------------------------
+
+template <class P, class T, class B, class Q>
+bool family_schema(B& b, sparse_encoding<Q>) {
+    using EP = without<P, attr_kind::sparse, attr_kind::max_size>;
+    schema_string(b, "kind", "sparse");
+    if constexpr (is_vector<T>::value) {
+        constexpr std::size_t n = P::value.template get<attr_kind::max_size>().n;
+        schema_string(b, "container", "vector");
+        schema_integer(b, "max_size", n);
+        schema_integer(b, "count_bits", bits_required_for_span(n));
+    } else {
+        schema_string(b, "container", "array");
+        schema_integer(b, "length", std::tuple_size_v<T>);
+    }
+    b.out.key("element");
+    schema_encoding<EP, typename T::value_type::value_type>(b);
+    return true;
 }
 
 } // namespace netser::detail

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/detail/schema_node.hpp>
 #include <netser/attributes.hpp>
 #include <netser/check.hpp>
 #include <netser/description.hpp>
@@ -1000,6 +1001,165 @@ constexpr bit_bounds delta_bounds(aggregate_encoding<P>, const delta_params&) no
     return []<std::size_t... I>(std::index_sequence<I...>) {
         return (bit_bounds{} + ... + delta_value_bounds<P, boost::pfr::tuple_element_t<I, T>>());
     }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+
+// ---- schema node ----------------------------------------------------------------------
+
+template <class P>
+inline constexpr std::string_view schema_delta_body<struct_encoding<P>> = "members";
+template <class P>
+inline constexpr std::string_view schema_delta_body<aggregate_encoding<P>> = "members";
+
+template <class C>
+C only_if_class(bool C::*) noexcept;
+
+// What a reader resets an only_if member to when it is not sent (reset_to_default), as
+// its plain encoding: a delta that sends the member again is a change from that value.
+template <class C, class D, class P, class M, class B>
+void schema_reset(B& b) {
+    auto& o = b.out;
+    M value{};
+    reset_to_default<C, D>(value);
+    std::vector<std::byte> bytes;
+    vector_write_stream w(bytes);
+    o.key("reset");
+    o.begin_object();
+    if (serialize_value<P>(w, value)) {
+        schema_integer(b, "bits", w.bits_processed());
+        std::string hex;
+        for (std::byte x : w.finish()) {
+            hex += "0123456789abcdef"[std::to_integer<unsigned>(x) >> 4];
+            hex += "0123456789abcdef"[std::to_integer<unsigned>(x) & 15];
+        }
+        schema_string(b, "hex", hex);
+    } else {
+        schema_string(b, "error", to_string(w.error().code)); // the default has no code: a delta fails
+    }
+    o.end_object();
+}
+
+// One member of a described struct: how it is declared and what goes on the wire.
+template <class C, std::size_t I, class B>
+void schema_member(B& b) {
+    using D = member_at<C, I>;
+    using M = member_type<C, I>;
+    using P = member_attrs<C, I>;
+    auto& o = b.out;
+    o.begin_object();
+    schema_string(b, "name", D::name);
+    std::string type;
+    schema_type_name<M>(b, type);
+    schema_string(b, "type", type);
+    o.key("attributes");
+    schema_attributes(b, P::value);
+    if constexpr (has_attr<P, attr_kind::skip>) {
+        o.key("skip");
+        o.boolean(true);
+    } else {
+        if constexpr (has_attr<P, attr_kind::only_if>) {
+            constexpr auto flag = P::value.template get<attr_kind::only_if>().flag;
+            using F = decltype(only_if_class(flag));
+            o.key("only_if");
+            o.begin_object();
+            schema_string(b, "member", flag_member_name(flag));
+            schema_string(b, "struct", schema_struct_name<F>(b));
+            schema_reset<C, D, without<P, attr_kind::only_if, attr_kind::check>, M>(b);
+            o.end_object();
+        }
+        if constexpr (checks_enabled && has_attr<P, attr_kind::check>) {
+            constexpr std::uint32_t magic = P::value.template get<attr_kind::check>().magic;
+            o.key("check");
+            o.begin_object();
+            schema_integer(b, "magic", magic);
+            o.key("magic_hex");
+            o.hex(magic, 8);
+            o.end_object();
+        }
+        o.key("encoding");
+        schema_encoding<without<P, attr_kind::only_if, attr_kind::check>, M>(b);
+    }
+    o.end_object();
+}
+
+// A described struct's bases and members: as declared, or (Inline) with the attributes P
+// of the member that holds it applied to every member, as the visitor does.
+template <class P, class C, bool Inline, class B>
+void schema_struct_members(B& b) {
+    auto& o = b.out;
+    o.key("bases");
+    o.begin_array();
+    boost::mp11::mp_for_each<described_bases<C>>([&](auto base) { schema_encoding<no_attrs, typename decltype(base)::type>(b); });
+    o.end_array();
+    o.key("members");
+    o.begin_array();
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+        if constexpr (!Inline) {
+            (schema_member<C, I>(b), ...);
+        } else {
+            (schema_part<P, member_type<C, I>>(b, member_at<C, I>::name, true), ...);
+        }
+    }(member_indices<C>{});
+    o.end_array();
+}
+
+template <class C, class B>
+void schema_define_struct(B& b, const std::string& name) {
+    auto& o = b.out;
+    o.begin_object();
+    schema_string(b, "kind", "struct");
+    schema_string(b, "name", name);
+    o.key("recursive");
+    o.boolean(is_recursive_type<C>());
+    schema_struct_members<no_attrs, C, false>(b);
+    o.end_object();
+}
+
+// A struct or aggregate written inline: the attributes P of the member that holds it
+// replace those of every member or field. Inside itself, a back reference (as
+// schema_hash writes one), whose delta body is the one of the node it refers to.
+template <class P, class T, class B>
+bool inline_struct_schema(B& b) {
+    auto& o = b.out;
+    const void* key = &schema_type_key<T, P>;
+    if (b.is_expanding(key)) {
+        schema_string(b, "kind", "recursive");
+        schema_integer(b, "depth", b.depth_of(key));
+        return false;
+    }
+    b.expanding.push_back(key);
+    schema_string(b, "kind", described<T> ? "struct" : "aggregate");
+    if constexpr (described<T>) schema_string(b, "name", schema_struct_name<T>(b));
+    o.key("recursive");
+    o.boolean(is_recursive_type<T>());
+    if constexpr (described<T>) {
+        schema_struct_members<P, T, true>(b);
+    } else {
+        o.key("fields");
+        o.begin_array();
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (schema_part<P, boost::pfr::tuple_element_t<I, T>>(b, "field" + std::to_string(I), true), ...);
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+        o.end_array();
+    }
+    b.expanding.pop_back();
+    return true;
+}
+
+// A described struct is defined once by name, in "types", unless the member that holds
+// it gives its members attributes (attributes about the delta only do not).
+template <class P, class T, class B, class Q>
+bool family_schema(B& b, struct_encoding<Q>) {
+    if constexpr (pack_of<P>::encoding_size == 0) {
+        schema_string(b, "kind", "struct");
+        schema_string(b, "name", schema_struct_name<T>(b));
+        return true;
+    } else {
+        return inline_struct_schema<P, T>(b);
+    }
+}
+template <class P, class T, class B, class Q>
+bool family_schema(B& b, aggregate_encoding<Q>) {
+    return inline_struct_schema<std::conditional_t<pack_of<P>::encoding_size == 0, no_attrs, P>, T>(b);
 }
 
 } // namespace netser::detail

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <netser/detail/schema_node.hpp>
 #include <netser/bounds.hpp>
 #include <netser/detail/adl.hpp>
 #include <netser/encoding.hpp>
@@ -164,6 +165,69 @@ constexpr bit_bounds own_delta_bounds() noexcept {
         if constexpr (requires { a.max_delta_bits(); }) return {0, a.max_delta_bits()};
         else return {0, 0, false};
     }
+}
+
+// ---- schema node ----------------------------------------------------------------------
+
+template <class V>
+constexpr int schema_xyzw_fields() noexcept {
+    if constexpr (requires(V& v) { v.x; v.y; v.z; v.w; }) return 4;
+    else if constexpr (requires(V& v) { v.x; v.y; v.z; }) return 3;
+    else return 0;
+}
+
+// A user attribute (a codec object): its tag and bounds, and what it exposes of itself:
+// an integral `bits` member, a params() returning its netser::quantization.
+template <class P, class T, class B>
+void schema_user_attribute(B& b) {
+    constexpr auto& a = P::value.user();
+    auto& o = b.out;
+    schema_string(b, "kind", "user_attribute");
+    o.key("tag");
+    if constexpr (requires { a.schema_tag(); }) o.string(a.schema_tag());
+    else o.null();
+    schema_integer(b, "max_bits", a.max_bits());
+    if constexpr (requires { a.min_bits(); }) schema_integer(b, "min_bits", a.min_bits());
+    else schema_integer(b, "min_bits", 0);
+    if constexpr (requires { requires std::is_integral_v<std::remove_cvref_t<decltype(a.bits)>>; })
+        schema_integer(b, "bits", a.bits);
+    if constexpr (requires { { a.params() } -> std::same_as<quantization>; }) {
+        o.key("quantization");
+        o.begin_object();
+        schema_quantization(b, a.params(), nullptr);
+        o.end_object();
+    }
+    if constexpr (constexpr int n = schema_xyzw_fields<T>(); n != 0) {
+        o.key("value_fields");
+        o.begin_array();
+        for (int i = 0; i < n; ++i) o.string(std::string_view("xyzw").substr(static_cast<std::size_t>(i), 1));
+        o.end_array();
+    }
+}
+
+template <class P, class T, class B, class Q>
+bool family_schema(B& b, user_attribute_encoding<Q>) {
+    schema_user_attribute<P, T>(b);
+    return true;
+}
+
+// A user type: its tag (netser_schema_tag(const T*)) and the bounds it states.
+template <class P, class T, class B>
+bool family_schema(B& b, user_type_encoding) {
+    auto& o = b.out;
+    schema_string(b, "kind", "user_type");
+    o.key("tag");
+    if constexpr (requires { netser_schema_tag(static_cast<const T*>(nullptr)); })
+        o.string(netser_schema_tag(static_cast<const T*>(nullptr)));
+    else
+        o.null();
+    o.key("max_bits");
+    if constexpr (requires { netser_max_bits(static_cast<const T*>(nullptr)); })
+        o.integer(netser_max_bits(static_cast<const T*>(nullptr)));
+    else
+        o.null();
+    schema_integer(b, "min_bits", min_bits_value<no_attrs, T>());
+    return true;
 }
 
 } // namespace netser::detail
