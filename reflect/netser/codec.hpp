@@ -15,6 +15,7 @@
 // This header ties them together: the plain and the delta walk over a value.
 
 #include <netser/attributes.hpp>
+#include <netser/classify.hpp>
 #include <netser/encodings/container.hpp>
 #include <netser/description.hpp>
 #include <netser/detail/type_traits.hpp>

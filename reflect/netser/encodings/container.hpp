@@ -26,6 +26,66 @@
 
 namespace netser::detail {
 
+// ---- classification -------------------------------------------------------------
+
+/// std::array and C arrays: every element with the array's attributes.
+template <class P, class T, bool Shallow>
+constexpr auto array_encoding_of() noexcept {
+    if constexpr (std::is_array_v<T>)
+        return valid_or<P, misuse_of<P, std::remove_extent_t<T>, Shallow>, array_encoding<P>>{};
+    else
+        return valid_or<P, misuse_of<P, typename T::value_type, Shallow>, array_encoding<P>>{};
+}
+
+/// std::string: max_length required, raw_bytes allowed, nothing else.
+template <class P, class T>
+constexpr auto text_encoding_of() noexcept {
+    if constexpr (!has_attr<P, attr_kind::max_length>)
+        return invalid_encoding<P, misuse::string_max_length>{};
+    else if constexpr (!only_kinds<P, attr_kind::max_length, attr_kind::raw_bytes>)
+        return invalid_encoding<P, misuse::string_attribute>{};
+    else
+        return text_encoding{P::value.template get<attr_kind::max_length>().n, has_attr<P, attr_kind::raw_bytes>};
+}
+
+/// std::vector: max_size required; the elements take the other attributes. A vector of
+/// value encodings is a value itself (sequence_encoding), else the visitor walks it.
+template <class P, class T, bool Shallow>
+constexpr auto vector_encoding_of() noexcept {
+    using E = typename T::value_type;
+    using EP = without<P, attr_kind::max_size>;
+    if constexpr (!has_attr<P, attr_kind::max_size>) {
+        return invalid_encoding<P, misuse::vector_max_size>{};
+    } else {
+        constexpr auto element = classify<EP, E, shallow_for<Shallow, E>>();
+        using EE = std::remove_const_t<decltype(element)>;
+        if constexpr (is_invalid<EE>)
+            return invalid_encoding<P, misuse_in<EE>>{};
+        else if constexpr (std::is_same_v<E, bool> || !is_value_encoding<EE>)
+            return vector_encoding<P>{};
+        else
+            return sequence_encoding<EE>{P::value.template get<attr_kind::max_size>().n, min_bits_value<EP, E>(),
+                                         element};
+    }
+}
+
+/// std::map, std::unordered_map, std::set, std::unordered_set: max_size required; keys
+/// take no attribute, values (a set's keys) take the others.
+template <class P, class T, bool Shallow>
+constexpr auto associative_encoding_of() noexcept {
+    using EP = without<P, attr_kind::max_size>;
+    if constexpr (!has_attr<P, attr_kind::max_size>)
+        return invalid_encoding<P, misuse::map_max_size>{};
+    else if constexpr (is_map<T>::value)
+        return valid_or<P,
+                        first_of({misuse_of<no_attrs, typename T::key_type, Shallow>,
+                                  misuse_of<EP, typename T::mapped_type, Shallow>}),
+                        associative_encoding<P>>{};
+    else
+        return valid_or<P, misuse_of<EP, typename T::key_type, Shallow>, associative_encoding<P>>{};
+}
+
+
 template <stream S>
 bool apply_encoding(S& s, std::string& v, text_encoding e) {
     return serialize_string_bytes(s, v, e.max_length, !e.raw_bytes); // serialize_string / serialize_raw_string

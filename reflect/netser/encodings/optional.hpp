@@ -22,6 +22,30 @@
 
 namespace netser::detail {
 
+// ---- classification -------------------------------------------------------------
+
+/// std::optional and std::unique_ptr: the value takes the attributes.
+template <class P, class T, bool Shallow>
+constexpr auto optional_encoding_of() noexcept {
+    using E = std::remove_cvref_t<decltype(*std::declval<T&>())>;
+    return valid_or<P, misuse_of<P, E, Shallow>, optional_encoding<P>>{};
+}
+
+/// std::variant: no attribute (an alternative has no member to take it); every
+/// alternative must have an encoding of its own.
+template <class P, class T, bool Shallow>
+constexpr auto variant_encoding_of() noexcept {
+    if constexpr (pack_of<P>::encoding_size != 0) {
+        return invalid_encoding<P, misuse::variant_attribute>{};
+    } else {
+        constexpr bool alternatives_ok = []<class... E>(std::variant<E...>*) {
+            return first_of({misuse::none, misuse_of<no_attrs, E, Shallow>...}) == misuse::none;
+        }(static_cast<T*>(nullptr));
+        return valid_or<P, alternatives_ok ? misuse::none : misuse::variant_alternative, variant_encoding>{};
+    }
+}
+
+
 // The presence bit of an optional or unique_ptr v: written from v, or read into it (a
 // reader resets v, or gives it a default value to read into). False when the stream
 // failed; `present` says whether a value follows.

@@ -23,6 +23,83 @@
 
 namespace netser::detail {
 
+// ---- classification -------------------------------------------------------------
+
+// The encoding of an integer or float of type T with the attributes a (common and
+// finite, handled around it, are ignored here), or the mistake in its parameters
+// (range, bits, quantize). One function per type and kinds of attributes, shared by
+// every member whatever its parameters: they are its argument.
+template <class T, class A>
+constexpr auto plain_encoding_in(const A& a) noexcept {
+    if constexpr (std::is_integral_v<T>) {
+        if constexpr (A::template has<attr_kind::range>()) {
+            const auto r = a.template get<attr_kind::range>();
+            if (!std::in_range<T>(r.min) || !std::in_range<T>(r.max) || std::cmp_greater(r.min, r.max))
+                return invalid_because<range_encoding<T>>(misuse::range);
+            return checked_encoding<range_encoding<T>>{{static_cast<T>(r.min), static_cast<T>(r.max)}};
+        } else if constexpr (A::template has<attr_kind::bits>()) {
+            const int n = a.template get<attr_kind::bits>().n;
+            constexpr int width = std::numeric_limits<std::make_unsigned_t<T>>::digits;
+            if constexpr (std::is_signed_v<T>) {
+                if (n < 1 || n > width) return invalid_because<range_encoding<T>>(misuse::bits);
+                if (n == width) return checked_encoding<range_encoding<T>>{{std::numeric_limits<T>::min(),
+                                                                            std::numeric_limits<T>::max()}};
+                return checked_encoding<range_encoding<T>>{{static_cast<T>(-(std::int64_t{1} << (n - 1))),
+                                                            static_cast<T>((std::int64_t{1} << (n - 1)) - 1)}};
+            } else {
+                if (n < 1 || n > width) return invalid_because<bits_encoding>(misuse::bits);
+                return checked_encoding<bits_encoding>{{n}};
+            }
+        } else {
+            return checked_encoding<raw_encoding>{};
+        }
+    } else if constexpr (A::template has<attr_kind::quantize>()) {
+        const quantization q = a.template get<attr_kind::quantize>().params();
+        if (!std::is_same_v<T, float>) return invalid_because<quantization>(misuse::quantize_type);
+        if (!q.valid) return invalid_because<quantization>(misuse::quantize);
+        return checked_encoding<quantization>{q};
+    } else if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, double>) {
+        return invalid_because<raw_encoding>(misuse::long_double);
+    } else {
+        return checked_encoding<raw_encoding>{};
+    }
+}
+
+// The same for a bool, integer or float with no user attribute, with common and finite.
+template <class T, class A>
+constexpr auto arithmetic_encoding_in(const A& a) noexcept {
+    if constexpr (std::is_same_v<T, bool>) {
+        if (A::encoding_size != 0) return invalid_because<bool_encoding>(misuse::bool_attribute);
+        return checked_encoding<bool_encoding>{};
+    } else if constexpr (std::is_integral_v<T>) {
+        auto r = plain_encoding_in<T>(a);
+        if (!A::template only<attr_kind::range, attr_kind::bits, attr_kind::common>())
+            return invalid_because<decltype(r.encoding)>(misuse::integer_attribute);
+        if constexpr (A::template has<attr_kind::common>()) {
+            if (r.valid && !common_fits<T>(a.template get<attr_kind::common>()))
+                return invalid_because<decltype(r.encoding)>(misuse::common);
+            r.common = true;
+        }
+        return r;
+    } else {
+        auto r = plain_encoding_in<T>(a);
+        if (!A::template only<attr_kind::quantize, attr_kind::common, attr_kind::finite>())
+            return invalid_because<decltype(r.encoding)>(misuse::float_attribute);
+        r.finite = A::template has<attr_kind::finite>();
+        r.common = !r.finite && A::template has<attr_kind::common>();
+        return r;
+    }
+}
+
+// The encoding of an integer or float member with attributes P, or their mistake.
+template <class P, class T>
+constexpr auto plain_encoding_of() noexcept {
+    constexpr auto r = plain_encoding_in<T>(P::value);
+    if constexpr (!r.valid) return invalid_encoding<P, r.k>{};
+    else return r.encoding;
+}
+
+
 template <stream S, class T, class E>
     requires is_fixed_width<E>
 NETSER_INLINE bool apply_encoding(S& s, T& v, const E& e) noexcept {

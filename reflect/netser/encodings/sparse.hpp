@@ -17,6 +17,23 @@
 
 namespace netser::detail {
 
+// ---- classification -------------------------------------------------------------
+
+/// netser::sparse: an array of optionals, or a vector of them with max_size; the
+/// elements' values take the other attributes.
+template <class P, class T, bool Shallow>
+constexpr auto sparse_encoding_of() noexcept {
+    if constexpr (!has_optional_elements<T>) {
+        return invalid_encoding<P, misuse::sparse>{};
+    } else if constexpr (is_vector<T>::value && !has_attr<P, attr_kind::max_size>) {
+        return invalid_encoding<P, misuse::vector_max_size>{};
+    } else {
+        using EP = without<P, attr_kind::sparse, attr_kind::max_size>;
+        return valid_or<P, misuse_of<EP, typename T::value_type::value_type, Shallow>, sparse_encoding<P>>{};
+    }
+}
+
+
 template <stream S, class T, class P>
 bool apply_encoding(S& s, T& v, sparse_encoding<P>) {
     using EP = without<P, attr_kind::sparse, attr_kind::max_size>;

@@ -26,6 +26,43 @@
 
 namespace netser::detail {
 
+// ---- classification -------------------------------------------------------------
+
+template <class P, class C, template <class...> class L, class... D>
+constexpr misuse components_misuse(L<D...>*) noexcept {
+    return first_of(
+        {misuse::none, misuse_of<P, std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>, true>...});
+}
+
+template <class P, class T>
+constexpr misuse fields_misuse() noexcept {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+        return first_of({misuse::none, misuse_of<P, boost::pfr::tuple_element_t<I, T>, true>...});
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+
+/// A described struct. Attributes about the delta only do not change its encoding; the
+/// others apply to its members.
+template <class P, class T>
+constexpr auto struct_encoding_of() noexcept {
+    if constexpr (pack_of<P>::encoding_size == 0)
+        return struct_encoding<no_attrs>{};
+    else
+        return valid_or<P, components_misuse<P, T>(static_cast<described_members<T>*>(nullptr)), struct_encoding<P>>{};
+}
+
+/// A plain aggregate (Boost.PFR): fields take the aggregate's attributes; with none, a
+/// field with no default encoding needs a description.
+template <class P, class T>
+constexpr auto aggregate_encoding_of() noexcept {
+    if constexpr (pack_of<P>::encoding_size == 0)
+        return valid_or<P, fields_misuse<no_attrs, T>() == misuse::none ? misuse::none : misuse::plain_aggregate,
+                        aggregate_encoding<no_attrs>>{};
+    else
+        return valid_or<P, fields_misuse<P, T>(), aggregate_encoding<P>>{};
+}
+
+
 // A member not sent gets the value a default-constructed C gives it (its default member
 // initializer), or a value-initialized one when C has no default constructor.
 template <class C, class D>

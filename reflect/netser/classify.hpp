@@ -1,0 +1,170 @@
+#pragma once
+
+#include <netser/attributes.hpp>
+#include <netser/description.hpp>
+#include <netser/detail/adl.hpp>
+#include <netser/detail/misuse.hpp>
+#include <netser/detail/type_traits.hpp>
+#include <netser/encoding.hpp>
+#include <netser/encodings/container.hpp>
+#include <netser/encodings/enum.hpp>
+#include <netser/encodings/optional.hpp>
+#include <netser/encodings/scalar.hpp>
+#include <netser/encodings/sparse.hpp>
+#include <netser/encodings/struct.hpp>
+#include <netser/encodings/user.hpp>
+#include <netser/extern_serialize.hpp>
+
+#include <boost/mp11/algorithm.hpp>
+
+#include <cstddef>
+#include <type_traits>
+
+// Classification: which family encodes a value of type T with attributes P. Each family
+// states its own rule beside its codec (encodings/*.hpp: arithmetic_encoding_in,
+// enum_encoding_of, sparse_encoding_of, ...); this is the one place that orders them:
+// a user attribute before the type's own family, sparse before arrays, a user type's
+// own serialize before its description. Then NETSER_STRUCT's per-member checks, which
+// report a mistake by the member's name.
+
+namespace netser::detail {
+
+template <bool Shallow, class T>
+inline constexpr bool not_looked_into = false;
+template <class T>
+inline constexpr bool not_looked_into<true, T> = opaque_type<T>;
+
+/// How a value of type T with attributes P goes on the wire, or invalid_encoding<P, K>
+/// for its first mistake K. Shallow (NETSER_STRUCT's checks): classes other than the
+/// standard containers are not looked into (unchecked_encoding).
+template <class P, class T, bool Shallow>
+constexpr auto classify() noexcept {
+    using A = pack_of<P>;
+    if constexpr (std::is_arithmetic_v<T> && !A::has_user()) {
+        // Computed by a function shared by every member of type T with attributes of the
+        // same kinds (encodings/scalar.hpp); only the answer is per member.
+        constexpr auto r = arithmetic_encoding_in<T>(P::value);
+        if constexpr (!r.valid) return invalid_encoding<P, r.k>{};
+        else if constexpr (r.common) return common_encoding<P>{};
+        else if constexpr (r.finite) return finite_encoding<P>{};
+        else return r.encoding;
+    } else if constexpr (not_looked_into<Shallow, T>) {
+        return unchecked_encoding{};
+    } else if constexpr (A::template user_codec_for<T>()) {
+        return user_attribute_encoding<P>{};
+    } else if constexpr (missing_header_in<A>) {
+        return invalid_encoding<P, misuse::broken_description>{}; // its own static_assert said which header
+    } else if constexpr (A::has_user() && (std::is_arithmetic_v<T> || std::is_enum_v<T> || is_string<T>)) {
+        return invalid_encoding<P, misuse::user_attribute>{};
+    } else if constexpr (std::is_enum_v<T>) {
+        return enum_encoding_of<P, T>();
+    } else if constexpr (has_attr<P, attr_kind::sparse>) {
+        return sparse_encoding_of<P, T, Shallow>();
+    } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
+        return array_encoding_of<P, T, Shallow>();
+    } else if constexpr (is_string<T>) {
+        return text_encoding_of<P, T>();
+    } else if constexpr (is_vector<T>::value) {
+        return vector_encoding_of<P, T, Shallow>();
+    } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
+        return optional_encoding_of<P, T, Shallow>();
+    } else if constexpr (is_variant<T>::value) {
+        return variant_encoding_of<P, T, Shallow>();
+    } else if constexpr (is_map<T>::value || is_set<T>::value) {
+        return associative_encoding_of<P, T, Shallow>();
+    } else if constexpr (std::is_class_v<T> && adl::has_serialize<measure_stream, T>) {
+        return user_type_encoding{};
+    } else if constexpr (described<T>) {
+        return struct_encoding_of<P, T>();
+    } else if constexpr (marked<T>) {
+        return invalid_encoding<P, misuse::broken_description>{}; // the compiler reported the attribute
+    } else if constexpr (declared_extern<T>) {
+        static_assert(always_false<T>,
+                      "netser: this type is declared with NETSER_EXTERN and its description (NETSER_STRUCT) is not "
+                      "in this file, so it would be taken for a plain aggregate of other widths; a file that nests "
+                      "it in a struct, or asks for its max_bits, delta, schema or printing, needs its description");
+        return invalid_encoding<P, misuse::broken_description>{}; // reported just above
+    } else if constexpr (std::is_aggregate_v<T>) {
+        return aggregate_encoding_of<P, T>();
+    } else {
+        return invalid_encoding<P, misuse::no_encoding>{};
+    }
+}
+
+template <class C, std::size_t I>
+constexpr misuse member_misuse_at() noexcept {
+    if constexpr (!described<C>) {
+        return misuse::none;
+    } else {
+        using P = member_attrs<C, I>;
+        using M = member_type<C, I>;
+        if constexpr (has_attr<P, attr_kind::skip>) {
+            return misuse::none;
+        } else {
+            if constexpr (has_attr<P, attr_kind::only_if>) {
+                constexpr auto flag = P::value.template get<attr_kind::only_if>().flag;
+                constexpr std::size_t at = flag == nullptr ? 0 : flag_index<C>(flag);
+                if (flag == nullptr || (at >= I && at < boost::mp11::mp_size<described_members<C>>::value))
+                    return misuse::only_if;
+            }
+            if constexpr (has_attr<P, attr_kind::delta_ladder>)
+                if (!P::value.template get<attr_kind::delta_ladder>().ladder.valid()) return misuse::delta_ladder;
+            return misuse_in<decltype(classify<value_provider<P>, M, holds_opaque<M>>())>;
+        }
+    }
+}
+
+/// Whether member I of C is left to the late checks (NETSER_DETAIL_CHECK_LATE): it holds
+/// a class the early checks do not look into, and they found nothing (a description
+/// that does not compile has had its error). Late is the check's own template
+/// parameter, so that nothing is looked up before it is instantiated.
+template <class C, std::size_t I, class Late>
+constexpr bool is_checked_late() noexcept {
+    if constexpr (!described<C> || !holds_opaque<member_type<C, I>>) return false;
+    else return member_misuse_at<C, I>() == misuse::none;
+}
+template <class C, std::size_t I, class Late>
+inline constexpr bool checked_late = is_checked_late<C, I, Late>();
+
+/// Whether C has late checks (NETSER_STRUCT; NETSER_CLASS has none).
+template <class C>
+concept has_late_checks = requires { netser_check_late(static_cast<C**>(nullptr), static_cast<void*>(nullptr)); };
+
+/// The mistake of member I of C with everything it holds looked into.
+template <class C, std::size_t I, class Late>
+constexpr misuse late_misuse_at() noexcept {
+    using P = member_attrs<C, I>;
+    return misuse_in<decltype(classify<value_provider<P>, member_type<C, I>, false>())>;
+}
+
+// Whether NETSER_STRUCT named mistake K found in P: P holds a member's attributes, and
+// its checks saw the mistake (they see all of a member without classes in it, and else
+// what is outside them), or its late checks did (instantiated here: the first walk that
+// meets the mistake reports it by the member's name).
+template <class P, misuse K>
+constexpr bool reported_by_macro() noexcept {
+    using M = provider_member<P>;
+    if constexpr (K == misuse::broken_description) {
+        return true; // the compiler, or an attribute's own static_assert
+    } else if constexpr (std::is_void_v<typename M::owner>) {
+        return false;
+    } else {
+        using C = typename M::owner;
+        if constexpr (!holds_opaque<member_type<C, M::index>> || member_misuse_at<C, M::index>() != misuse::none) {
+            return true;
+        } else if constexpr (has_late_checks<C>) {
+            [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<C**>(nullptr), static_cast<void*>(nullptr));
+            return late_misuse_at<C, M::index, void>() != misuse::none;
+        } else {
+            return false;
+        }
+    }
+}
+
+template <class P, misuse K>
+constexpr bool report_misuse() noexcept {
+    if constexpr (!reported_by_macro<P, K>()) report_unnamed<K>();
+    return true;
+}
+
+} // namespace netser::detail
