@@ -158,7 +158,7 @@ inline constexpr raw_bytes_attr raw_bytes{};
 
 /// On std::array<std::optional<T>, N> (or std::vector<std::optional<T>> with max_size):
 /// only the present elements, each as its relative index then its value, then the end
-/// sentinel N (the article's sparse array).
+/// sentinel N (the sparse array of Glenn Fiedler's "Serialization Strategies").
 struct sparse_attr {
     static constexpr attr_kind kind = attr_kind::sparse;
     static constexpr std::string_view name = "sparse";

@@ -5,8 +5,9 @@
 #include <cstdint>
 #include <string_view>
 
-// Serialization checks (the article's "serialize_check"): a marker between sections of
-// a struct that catches a writer/reader desync where it happens.
+// Serialization checks ("serialize_check" in Glenn Fiedler's "Serialization Strategies"):
+// a marker between sections of a struct that catches a writer/reader desync where it
+// happens.
 //
 // Define NETSER_DISABLE_CHECKS (for the whole program, both peers) to remove every
 // check attribute: no bits on the wire, nothing else changes.

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <netser/codec.hpp>
+#include <netser/walk.hpp>
 #include <netser/reflect.hpp>
 #include <netser/stream.hpp>
 

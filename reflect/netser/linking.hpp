@@ -9,10 +9,11 @@
 #include <type_traits>
 #include <unordered_map>
 
-// Linking (the book's mHomeBase): a pointer to an object that both peers already know
-// travels as the object's network id, looked up in a link_context the caller attaches
-// to the stream with stream.set_context(&links). Owned data (std::unique_ptr) is
-// embedded instead, with a presence bit.
+// Linking (Glazer and Madhav, "Multiplayer Game Programming", chapter 4: mHomeBase): a
+// pointer to an object that both peers already know travels as the object's network id,
+// looked up in a link_context the caller attaches to the stream with
+// stream.set_context(&links). Owned data (std::unique_ptr) is embedded instead, with a
+// presence bit.
 
 namespace netser {
 

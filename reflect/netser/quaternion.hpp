@@ -652,8 +652,9 @@ struct detail::smallest_three_attr<void> { // netser::smallest_three
     }
 };
 
-/// unit_quaternion(bits), the book's form, bits in [2, 32]: x, y, z quantized to [-1, 1]
-/// in `bits` each (quantization::centered_bits: max_int = 2^bits - 2, the identity is
+/// unit_quaternion(bits), the form of Glazer and Madhav's "Multiplayer Game Programming"
+/// (chapter 4), bits in [2, 32]: x, y, z quantized to [-1, 1] in `bits` each
+/// (quantization::centered_bits: max_int = 2^bits - 2, the identity is
 /// exact), then 1 bit: w is negative. The reader rebuilds |w| = sqrt(1 - x^2 - y^2 - z^2)
 /// (0, with x, y, z rescaled, when that is negative). Where that rescaling would move a
 /// code, the writer sends a fixed point instead, so a decoded rotation re-encodes to the

@@ -2,7 +2,7 @@
 
 #include <netser/attributes.hpp>
 #include <netser/bounds.hpp>
-#include <netser/codec.hpp>
+#include <netser/walk.hpp>
 #include <netser/description.hpp>
 #include <netser/extern_serialize.hpp>
 #include <netser/named.hpp>
@@ -11,6 +11,10 @@
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
+
+// The public entry of the reflection layer: NETSER_STRUCT & co. (description.hpp), and
+// netser::serialize(stream, obj), max_bits<T>() and their friends over the walks of
+// <netser/walk.hpp>. <netser/netser.hpp> adds the delta, packets, schema and tools.
 
 namespace netser {
 

@@ -3,7 +3,7 @@
 #include <netser/attributes.hpp>
 #include <netser/bounds.hpp>
 #include <netser/check.hpp>
-#include <netser/codec.hpp>
+#include <netser/walk.hpp>
 #include <netser/delta.hpp>
 #include <netser/delta_packet.hpp>
 #include <netser/description.hpp>
@@ -34,7 +34,7 @@
 // enough for a decoder that knows nothing else: every member in wire order with its
 // encoding and every parameter, how serialize_delta sends it (its delta body), the
 // described structs once each by name, and the layouts of packets and delta packets.
-// It walks the same choices as the visitor (codec.hpp) and the bounds
+// It walks the same choices as the visitor (walk.hpp) and the bounds
 // (bounds.hpp), at run time into a std::string: nothing here is instantiated unless a
 // program calls schema_json.
 
@@ -211,7 +211,7 @@ void schema_difference(B& b, const difference_ladder& ladder, std::uint64_t max_
 }
 
 // How serialize_delta sends a changed value of this node (docs/schema.md section 4,
-// delta_body), with the choices of codec.hpp: delta_whole first, then a user codec's
+// delta_body), with the choices of walk.hpp: delta_whole first, then a user codec's
 // own serialize_delta, then the encoding's family.
 template <class P, class T, class B>
 void schema_delta(B& b) {

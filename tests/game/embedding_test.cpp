@@ -1,4 +1,4 @@
-// Embedding (serialize_optional in codec.hpp): owned data behind a std::unique_ptr is
+// Embedding (encodings/optional.hpp): owned data behind a std::unique_ptr is
 // sent in place, after a presence bit, like a std::optional. Attributes on the member
 // apply to the pointee.
 

@@ -1,4 +1,4 @@
-// netser::sparse (attributes.hpp, serialize_sparse in codec.hpp, bounds.hpp) over the
+// netser::sparse (encodings/sparse.hpp) over the
 // relative index ladder of docs/wire_format.md (3.2). Golden vectors are derived by hand from the ladder;
 // random tests compare against a model written from the same text (model_packet).
 

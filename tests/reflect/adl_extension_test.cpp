@@ -1,4 +1,4 @@
-// codec.hpp, the extension points: a user attribute (a type with serialize(stream,
+// encodings/user.hpp, the extension points: a user attribute (a type with serialize(stream,
 // value) const and max_bits()) becomes the member's codec, and a user type with an
 // ADL serialize(Stream&, T&) function (Glenn-style) is used wherever it appears, with
 // netser_max_bits(const T*) giving its bound.

@@ -1,4 +1,4 @@
-// codec.hpp, plain aggregates (no macro) through Boost.PFR: every field with its
+// encodings/struct.hpp, plain aggregates (no macro) through Boost.PFR: every field with its
 // default encoding, fields named "field<i>" in error paths; attributes on an
 // aggregate member apply to each of its fields.
 

@@ -1,4 +1,4 @@
-// codec.hpp, containers: std::array and C arrays (no count), std::vector (vector<bool>
+// encodings/container.hpp, containers: std::array and C arrays (no count), std::vector (vector<bool>
 // too), std::string, std::optional (presence bit), std::map / std::unordered_map
 // (attributes on the mapped values), std::set (attributes on the keys). Element
 // attributes, forged counts, duplicate keys, and no allocation for a count that

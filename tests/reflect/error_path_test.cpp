@@ -1,4 +1,4 @@
-// reflect.hpp / codec.hpp, errors: a failed read or write gives the code, the bit of
+// reflect.hpp / walk.hpp, errors: a failed read or write gives the code, the bit of
 // the value that failed and the member path rooted at the type's name
 // ("Squad.units[2].hull"); a packet cut anywhere or with any bit flipped fails
 // cleanly or reads a valid value, never more.

@@ -1,4 +1,4 @@
-// codec.hpp, floats: raw float (32 bits) and double (64 bits), bit-exact; quantized
+// encodings/scalar.hpp, floats: raw float (32 bits) and double (64 bits), bit-exact; quantized
 // floats (the attribute itself is in attributes_test.cpp); common on floats.
 
 #include "reflect/test_types.hpp"

@@ -1,4 +1,4 @@
-// codec.hpp, integers and bools: default encodings (bool 1 bit, integers their full
+// encodings/scalar.hpp, integers and bools: default encodings (bool 1 bit, integers their full
 // width in two's complement) and range over the whole 64-bit span.
 
 #include "reflect/test_types.hpp"

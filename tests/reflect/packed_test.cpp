@@ -1,5 +1,5 @@
 // Members with fixed-width encodings in a row go through the bit-packer together
-// (codec.hpp, "packed runs"). These tests hold the packed code to what member-by-member
+// (encodings/struct.hpp, "packed runs"). These tests hold the packed code to what member-by-member
 // code gives: the same bits (checked against the core primitives, which have golden
 // vectors of their own), and the same errors: the first failing member, at its own
 // bit, with its own name, whether it fails for its value or for lack of room.

@@ -1,4 +1,4 @@
-// codec.hpp, std::variant: the index in bits_required(0, N - 1) bits, then the
+// encodings/optional.hpp, std::variant: the index in bits_required(0, N - 1) bits, then the
 // alternative with its default encoding; an index past the end fails with
 // invalid_value. A variant can also be the top-level object.
 

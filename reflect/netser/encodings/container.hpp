@@ -9,7 +9,7 @@
 #include <netser/primitives.hpp>
 #include <netser/relative_index.hpp>
 #include <netser/encodings/scalar.hpp> // the fixed-width elements of sequences (same_encoded, apply_delta)
-#include <netser/visitor.hpp>
+#include <netser/encodings/protocol.hpp>
 
 #include <bit>
 #include <cstddef>
@@ -366,8 +366,9 @@ private:
 
 /// The n elements of a container against the baseline's: a bit that says how the
 /// changed ones are named, then either (0) a changed bit per element or (1) the relative
-/// index of each changed one (serialize_relative_index, the article's ladder) and the
-/// end index n, whichever takes fewer bits (a tie: the changed bits); each changed
+/// index of each changed one (serialize_relative_index, the ladder of Fiedler's
+/// "Serialization Strategies") and the end index n, whichever takes fewer bits (a tie:
+/// the changed bits); each changed
 /// element is followed by its delta body. changed(i) says whether element i changed
 /// (writers), body(i) sends or reads its body, keep(i) gives a reader's element i the
 /// baseline's value.

@@ -6,7 +6,7 @@
 #include <netser/detail/type_traits.hpp>
 #include <netser/encoding.hpp>
 #include <netser/primitives.hpp>
-#include <netser/visitor.hpp>
+#include <netser/encodings/protocol.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -8,7 +8,7 @@
 #include <netser/encoding.hpp>
 #include <netser/primitives.hpp>
 #include <netser/value_codes.hpp>
-#include <netser/visitor.hpp>
+#include <netser/encodings/protocol.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -5,15 +5,15 @@
 #include <netser/encodings/container.hpp>
 #include <netser/encoding.hpp>
 #include <netser/relative_index.hpp>
-#include <netser/visitor.hpp>
+#include <netser/encodings/protocol.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <tuple>
 
-// netser::sparse (the article's sparse array): the present elements of an array of
-// optionals as (relative index, value) pairs, then the end sentinel (the slot count).
-// Delta: a changed sparse array is sent whole.
+// netser::sparse (the sparse array of Glenn Fiedler's "Serialization Strategies"): the
+// present elements of an array of optionals as (relative index, value) pairs, then the
+// end sentinel (the slot count). Delta: a changed sparse array is sent whole.
 
 namespace netser::detail {
 

@@ -8,7 +8,7 @@
 #include <netser/encoding.hpp>
 #include <netser/primitives.hpp>
 #include <netser/encodings/scalar.hpp>
-#include <netser/visitor.hpp>
+#include <netser/encodings/protocol.hpp>
 
 #include <boost/mp11/algorithm.hpp>
 #include <boost/pfr/core.hpp>

@@ -5,7 +5,7 @@
 #include <netser/detail/adl.hpp>
 #include <netser/encoding.hpp>
 #include <netser/stream.hpp>
-#include <netser/visitor.hpp>
+#include <netser/encodings/protocol.hpp>
 
 #include <concepts>
 #include <cstddef>

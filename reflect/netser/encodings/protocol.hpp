@@ -10,9 +10,32 @@
 #include <cstddef>
 #include <string_view>
 
-// What the codec families share: the entry points of the walks over a value, plain and
-// delta (defined in <netser/codec.hpp> once every family is declared), the hooks a
-// profiling stream gets, nesting limits and the error path of an element.
+// The protocol every encoding family is written against: the entry points of the walks
+// (declared here, defined in <netser/walk.hpp> once every family is in view), what a
+// mistake does, the hooks a profiling stream gets, nesting limits and the error path
+// of an element. A family adds overloads on its encoding's tag:
+//
+//   apply_encoding(s, v, tag)             write / read / measure the value
+//   same_encoded(v, b, tag)               whether v and the baseline b write the same bits
+//   apply_delta(s, v, b, tag, params)     a changed value's delta body
+//   delta_bounds<T>(tag, params)          the most bits of that body
+//   family_bounds<P, T>(tag)              the fewest and most bits of the value
+//   family_min_bits<P, T>(tag)            its fewest bits (a container: its header)
+//   family_schema<P, T>(builder, tag)     its node in the schema document
+//
+// and states its rule (<netser/classify.hpp> orders the rules).
+//
+// The template parameters keep one meaning throughout reflect/:
+//   T        the value's type            S   the stream (write_stream, read_stream...)
+//   P        the provider of the value's attributes: a type whose constexpr P::value is
+//            an attr_pack (member_attrs<C, I>, no_attrs, without<P, K...>)
+//   EP, KP, VP  the providers of a container's elements, keys and mapped values (P
+//            without the container's own attributes)
+//   A        an attr_pack type (pack_of<P>), or one attribute's type
+//   E        an encoding (a tag or a value such as range_encoding<T>), or an element type
+//   Q        the provider a tag carries (sparse_encoding<Q>), when a walk's P is at hand
+//   C, I, D  a described struct, a member's index, its Boost.Describe descriptor
+//   M        a member's type             B   a schema builder
 
 namespace netser::detail {
 

@@ -1,18 +1,23 @@
 #pragma once
 
-// The visitor: each value's encoding is chosen once from its type and its attributes
-// (encoding_of in <netser/encoding.hpp>, with a provider P whose P::value is the
-// constant attr_pack). Each family of encodings has its own header, with its plain
-// encoding (apply_encoding) beside its delta encoding (same_encoded, apply_delta):
+// The walks over a value: write / read / measure (serialize_value) and the delta
+// (serialize_delta_value, same_value), each a dispatch on the value's classified
+// encoding to the family that encodes it. The walks know no family; the families are
+// the headers under netser/encodings/, each holding everything about its encoding
+// (classification rule, codec, delta, sameness, bounds, schema node):
 //
-//   encodings/scalar.hpp     fixed-width codes (bool, integers, enums, floats), common, finite
+//   encodings/scalar.hpp     fixed-width codes (bool, integers, floats), common, finite
+//   encodings/enum.hpp       described and undescribed enums
 //   encodings/container.hpp  strings, arrays, vectors, maps and sets
 //   encodings/optional.hpp   std::optional, std::unique_ptr, std::variant
 //   encodings/sparse.hpp     netser::sparse arrays of optionals
-//   encodings/struct.hpp     described structs (bases, members, packed runs) and aggregates
+//   encodings/struct.hpp     described structs (bases, members with skip / only_if /
+//                            check, packed runs) and plain aggregates
 //   encodings/user.hpp       user attributes and user types with their own serialize
 //
-// This header ties them together: the plain and the delta walk over a value.
+// (The rotation and direction codecs, quaternion.hpp and unit_vector.hpp, and
+// linking.hpp are user attributes: they use the protocol users have.)
+// The public entry points over these walks are in <netser/reflect.hpp>.
 
 #include <netser/attributes.hpp>
 #include <netser/classify.hpp>
@@ -26,7 +31,7 @@
 #include <netser/encodings/sparse.hpp>
 #include <netser/encodings/struct.hpp>
 #include <netser/encodings/user.hpp>
-#include <netser/visitor.hpp>
+#include <netser/encodings/protocol.hpp>
 
 #include <boost/pfr/core.hpp>
 
