@@ -9,6 +9,7 @@
 #include <netser/description.hpp>
 #include <netser/detail/adl.hpp>
 #include <netser/detail/json_writer.hpp>
+#include <netser/detail/recursion.hpp>
 #include <netser/detail/schema_node.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/difference_ladder.hpp>
@@ -262,41 +263,7 @@ void schema_encoding(B& b) {
     b.out.end_object();
 }
 
-// Whether a struct reachable from T contains itself (a tree): max_bits has no value then.
-template <class T, class... Seen>
-constexpr bool reaches_recursion() noexcept {
-    if constexpr ((std::is_same_v<T, Seen> || ...)) {
-        return true;
-    } else if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T> || std::is_pointer_v<T> || is_string<T>) {
-        return false;
-    } else if constexpr (std::is_array_v<T>) {
-        return reaches_recursion<std::remove_all_extents_t<T>, Seen...>();
-    } else if constexpr (is_map<T>::value) {
-        return reaches_recursion<typename T::key_type, Seen...>() || reaches_recursion<typename T::mapped_type, Seen...>();
-    } else if constexpr (is_std_array<T>::value || is_vector<T>::value || is_optional<T>::value || is_set<T>::value) {
-        return reaches_recursion<typename T::value_type, Seen...>();
-    } else if constexpr (is_unique_ptr<T>::value) {
-        return reaches_recursion<typename T::element_type, Seen...>();
-    } else if constexpr (is_variant<T>::value) {
-        return []<class... E>(std::variant<E...>*) { return (reaches_recursion<E, Seen...>() || ...); }(static_cast<T*>(nullptr));
-    } else if constexpr (adl::has_serialize<measure_stream, T>) {
-        return false;
-    } else if constexpr (described<T>) {
-        const bool bases = []<template <class...> class L, class... D>(L<D...>*) {
-            return (reaches_recursion<typename D::type, T, Seen...>() || ...);
-        }(static_cast<described_bases<T>*>(nullptr));
-        return bases || []<std::size_t... I>(std::index_sequence<I...>) {
-            return (reaches_recursion<member_type<T, I>, T, Seen...>() || ...);
-        }(member_indices<T>{});
-    } else if constexpr (std::is_aggregate_v<T>) {
-        return []<std::size_t... I>(std::index_sequence<I...>) {
-            return (reaches_recursion<boost::pfr::tuple_element_t<I, T>, T, Seen...>() || ...);
-        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
-    } else {
-        return false;
-    }
-}
-
+// A type with a struct that holds itself (reaches_recursion) has no largest size.
 template <class T>
 constexpr bit_bounds schema_bounds() noexcept {
     if constexpr (reaches_recursion<T>()) return {0, 0, false};

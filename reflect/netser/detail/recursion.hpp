@@ -15,6 +15,10 @@
 
 namespace netser::detail {
 
+/// A Target for contains_type: any struct already on the path, that is, a struct inside
+/// T that holds itself (a tree somewhere in T).
+struct any_cycle {};
+
 // Whether Target can be found inside T (through members, bases and container elements).
 // Folds over variable templates, not lambdas: this runs for every member of every
 // struct, and a lambda per member would cost the compiler more than the rest of it.
@@ -45,8 +49,9 @@ template <class Target, class T, class... Seen>
 constexpr bool contains_type() noexcept {
     if constexpr (std::is_same_v<T, Target>) {
         return true;
-    } else if constexpr ((std::is_same_v<T, Seen> || ...) || std::is_arithmetic_v<T> || std::is_enum_v<T> ||
-                         is_string<T>) {
+    } else if constexpr ((std::is_same_v<T, Seen> || ...)) {
+        return std::is_same_v<Target, any_cycle>;
+    } else if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T> || is_string<T>) {
         return false;
     } else if constexpr (std::is_array_v<T>) {
         return contains_type<Target, std::remove_all_extents_t<T>, Seen...>();
@@ -86,6 +91,12 @@ constexpr bool is_recursive_type() noexcept {
     } else {
         return false;
     }
+}
+
+/// Whether a struct reachable from T holds itself (then T has no largest size).
+template <class T>
+constexpr bool reaches_recursion() noexcept {
+    return contains_type<any_cycle, T>();
 }
 
 } // namespace netser::detail
