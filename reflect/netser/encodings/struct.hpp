@@ -93,10 +93,13 @@ constexpr auto only_if_flag() noexcept {
 // ---- member modifiers: skip, only_if, check ----------------------------------------
 //
 // Written once, for the plain, sameness and delta walks of a struct's members. A member
-// with skip is never sent: the walk's `skipped()` stands for it. A member with only_if
-// whose flag is false is not sent: `absent()` (a reader resets it, reset_to_default).
-// Any other member goes through its check first, when the walk has a stream (align, the
-// magic, a failure named by the member: `failed`), then `sent()`.
+// with skip is never sent (skipped_member, decided at compile time: its value's walk is
+// never instantiated). For any other member, open_member says what only_if and check
+// make of it in this value: absent (only_if's flag is false: not sent, a reader resets
+// it with reset_to_default), failed (a check that does not match, named by the member),
+// or sent. A walk without a stream (sameness) passes no_stream: no check.
+// (A function and an enum rather than callbacks: what each walk does with the answer
+// stays in the walk's own body, which the compilers optimize as before.)
 
 /// Whether member I of C has a modifier (a member without one is walked directly).
 template <class C, std::size_t I>
@@ -104,55 +107,46 @@ inline constexpr bool has_modifiers = has_attr<member_attrs<C, I>, attr_kind::sk
                                       has_attr<member_attrs<C, I>, attr_kind::only_if> ||
                                       has_attr<member_attrs<C, I>, attr_kind::check>;
 
+template <class C, std::size_t I>
+inline constexpr bool skipped_member = has_attr<member_attrs<C, I>, attr_kind::skip>;
+
 /// The stream of a walk without one (sameness): no check.
 struct no_stream {};
 
-template <class C, std::size_t I, class S, class R, class Skipped, class Absent, class Sent>
-NETSER_INLINE R through_modifiers(S& s, const C& obj, R failed, Skipped&& skipped, Absent&& absent, Sent&& sent) {
+enum class member_gate { absent, failed, sent };
+
+template <class C, std::size_t I, class S>
+NETSER_INLINE member_gate open_member([[maybe_unused]] S& s, [[maybe_unused]] const C& obj) {
     using P = member_attrs<C, I>;
-    if constexpr (has_attr<P, attr_kind::skip>) {
-        return skipped();
-    } else {
-        if constexpr (has_attr<P, attr_kind::only_if>)
-            if (!(obj.*only_if_flag<C, I>())) return absent();
-        if constexpr (checks_enabled && has_attr<P, attr_kind::check> && !std::is_same_v<S, no_stream>) {
-            if (!serialize_check(s, P::value.template get<attr_kind::check>().magic)) [[unlikely]] {
-                s.error().prepend_member(member_at<C, I>::name);
-                return failed;
-            }
+    if constexpr (has_attr<P, attr_kind::only_if>)
+        if (!(obj.*only_if_flag<C, I>())) return member_gate::absent;
+    if constexpr (checks_enabled && has_attr<P, attr_kind::check> && !std::is_same_v<S, no_stream>) {
+        if (!serialize_check(s, P::value.template get<attr_kind::check>().magic)) [[unlikely]] {
+            s.error().prepend_member(member_at<C, I>::name);
+            return member_gate::failed;
         }
-        return sent();
     }
+    return member_gate::sent;
 }
 
 // The plain walk of a member with modifiers.
 template <class C, std::size_t I, stream S>
 NETSER_INLINE bool serialize_member(S& s, C& obj) {
     using D = member_at<C, I>;
-    auto& m = obj.*D::pointer;
-    return through_modifiers<C, I>(
-        s, obj, false, [] { return true; },
-        [&] {
+    if constexpr (skipped_member<C, I>) {
+        return true;
+    } else {
+        auto& m = obj.*D::pointer;
+        const member_gate g = open_member<C, I>(s, obj);
+        if (g == member_gate::absent) {
             if constexpr (S::is_reading) reset_to_default<C, D>(m);
             return true;
-        },
-        [&] {
-            if (profiled_value<value_provider<member_attrs<C, I>>>(s, m, D::name)) [[likely]] return true;
-            s.error().prepend_member(D::name);
-            return false;
-        });
-}
-
-// Vector-like structs take scalar attributes (quantize, range...) per component.
-template <class P, class C, std::size_t I>
-using component_attrs = std::conditional_t<pack_of<P>::encoding_size != 0, P, member_attrs<C, I>>;
-
-template <class P, class C, std::size_t I, stream S>
-NETSER_INLINE bool serialize_component(S& s, C& obj) {
-    using D = member_at<C, I>;
-    if (profiled_value<P>(s, obj.*D::pointer, D::name)) [[likely]] return true;
-    s.error().prepend_member(D::name);
-    return false;
+        }
+        if (g == member_gate::failed) [[unlikely]] return false;
+        if (profiled_value<value_provider<member_attrs<C, I>>>(s, m, D::name)) [[likely]] return true;
+        s.error().prepend_member(D::name);
+        return false;
+    }
 }
 
 // A member that needs its struct (only_if reads a flag of it) or that is not simply
@@ -793,11 +787,12 @@ bool member_same(const C& v, const C& b) {
     using P = member_attrs<C, I>;
     if constexpr (!has_modifiers<C, I>) {
         return same_value<P>(v.*D::pointer, b.*D::pointer);
+    } else if constexpr (skipped_member<C, I>) {
+        return true;
     } else {
         no_stream none;
-        return through_modifiers<C, I>(
-            none, v, false, [] { return true; }, [] { return true; },
-            [&] { return same_value<value_provider<P>>(v.*D::pointer, b.*D::pointer); });
+        if (open_member<C, I>(none, v) == member_gate::absent) return true;
+        return same_value<value_provider<P>>(v.*D::pointer, b.*D::pointer);
     }
 }
 
@@ -845,18 +840,17 @@ NETSER_INLINE delta_written delta_member(S& s, C& obj, const C& base) {
     const auto& b = base.*D::pointer;
     if constexpr (!has_modifiers<C, I>) {
         return delta_named<P, C, I>(s, m, b);
+    } else if constexpr (skipped_member<C, I>) {
+        if constexpr (S::is_reading) copy_value(m, b);
+        return delta_written::unchanged;
     } else {
-        return through_modifiers<C, I>(
-            s, obj, delta_written::failed,
-            [&] {
-                if constexpr (S::is_reading) copy_value(m, b);
-                return delta_written::unchanged;
-            },
-            [&] {
-                if constexpr (S::is_reading) reset_to_default<C, D>(m);
-                return delta_written::unchanged;
-            },
-            [&] { return delta_named<value_provider<P>, C, I>(s, m, b); });
+        const member_gate g = open_member<C, I>(s, obj);
+        if (g == member_gate::absent) {
+            if constexpr (S::is_reading) reset_to_default<C, D>(m);
+            return delta_written::unchanged;
+        }
+        if (g == member_gate::failed) [[unlikely]] return delta_written::failed;
+        return delta_named<value_provider<P>, C, I>(s, m, b);
     }
 }
 
