@@ -55,12 +55,12 @@ struct sequence_encoding {
     E element;
 };
 
-// The families that the visitor walks, each with the attributes P of the value.
+// The families that the walks dispatch to, each with the attributes P of the value
+// (a family used by no other may declare its tag in its own header: sparse_encoding).
 template <class P> struct user_attribute_encoding {}; ///< the member's user attribute is its codec
 struct user_type_encoding {};                          ///< the type's own ADL serialize(Stream&, T&)
 template <class P> struct common_encoding {};         ///< common(values...) around the plain encoding
 template <class P> struct finite_encoding {};         ///< finite floats (with or without common)
-template <class P> struct sparse_encoding {};         ///< netser::sparse arrays of optionals
 template <class P> struct array_encoding {};          ///< std::array and C arrays: the elements with P
 template <class P> struct vector_encoding {};         ///< vectors whose elements need the visitor
 template <class P> struct associative_encoding {};    ///< std::map, std::unordered_map, std::set

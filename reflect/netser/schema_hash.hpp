@@ -1,10 +1,10 @@
 #pragma once
 
-#include <netser/detail/schema_node.hpp>
 #include <netser/attributes.hpp>
 #include <netser/check.hpp>
 #include <netser/description.hpp>
 #include <netser/detail/adl.hpp>
+#include <netser/detail/schema_node.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/encodings/enum.hpp>
 #include <netser/quantization.hpp>

@@ -3,7 +3,6 @@
 #include <netser/attributes.hpp>
 #include <netser/bounds.hpp>
 #include <netser/check.hpp>
-#include <netser/walk.hpp>
 #include <netser/delta.hpp>
 #include <netser/delta_packet.hpp>
 #include <netser/description.hpp>
@@ -15,10 +14,11 @@
 #include <netser/difference_ladder.hpp>
 #include <netser/encoding.hpp>
 #include <netser/encodings/enum.hpp>
+#include <netser/encodings/struct.hpp>
 #include <netser/packet.hpp>
 #include <netser/schema_hash.hpp>
 #include <netser/stream.hpp>
-#include <netser/encodings/struct.hpp>
+#include <netser/walk.hpp>
 
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>

@@ -21,16 +21,10 @@
 
 #include <netser/attributes.hpp>
 #include <netser/classify.hpp>
-#include <netser/encodings/container.hpp>
 #include <netser/description.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/difference_ladder.hpp>
 #include <netser/encoding.hpp>
-#include <netser/encodings/optional.hpp>
-#include <netser/encodings/scalar.hpp>
-#include <netser/encodings/sparse.hpp>
-#include <netser/encodings/struct.hpp>
-#include <netser/encodings/user.hpp>
 #include <netser/encodings/protocol.hpp>
 
 #include <boost/pfr/core.hpp>

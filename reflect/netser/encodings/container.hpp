@@ -1,15 +1,15 @@
 #pragma once
 
-#include <netser/detail/schema_node.hpp>
 #include <netser/attributes.hpp>
 #include <netser/bits_required.hpp>
 #include <netser/bounds.hpp>
+#include <netser/detail/schema_node.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/encoding.hpp>
+#include <netser/encodings/protocol.hpp>
+#include <netser/encodings/scalar.hpp> // the fixed-width elements of sequences (same_encoded, apply_delta)
 #include <netser/primitives.hpp>
 #include <netser/relative_index.hpp>
-#include <netser/encodings/scalar.hpp> // the fixed-width elements of sequences (same_encoded, apply_delta)
-#include <netser/encodings/protocol.hpp>
 
 #include <bit>
 #include <cstddef>

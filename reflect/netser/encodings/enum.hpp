@@ -1,8 +1,8 @@
 #pragma once
 
-#include <netser/detail/schema_node.hpp>
 #include <netser/attributes.hpp>
 #include <netser/detail/misuse.hpp>
+#include <netser/detail/schema_node.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/primitives.hpp>
 #include <netser/value_codes.hpp>

@@ -1,12 +1,12 @@
 #pragma once
 
-#include <netser/detail/schema_node.hpp>
 #include <netser/bits_required.hpp>
 #include <netser/description.hpp>
+#include <netser/detail/schema_node.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/encoding.hpp>
-#include <netser/primitives.hpp>
 #include <netser/encodings/protocol.hpp>
+#include <netser/primitives.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,14 +1,14 @@
 #pragma once
 
-#include <netser/detail/schema_node.hpp>
 #include <netser/attributes.hpp>
 #include <netser/bits_required.hpp>
 #include <netser/detail/float_math.hpp>
+#include <netser/detail/schema_node.hpp>
 #include <netser/difference_ladder.hpp>
 #include <netser/encoding.hpp>
+#include <netser/encodings/protocol.hpp>
 #include <netser/primitives.hpp>
 #include <netser/value_codes.hpp>
-#include <netser/encodings/protocol.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include <netser/detail/schema_node.hpp>
 #include <netser/attributes.hpp>
-#include <netser/encodings/container.hpp>
+#include <netser/detail/schema_node.hpp>
 #include <netser/encoding.hpp>
-#include <netser/relative_index.hpp>
+#include <netser/encodings/container.hpp>
 #include <netser/encodings/protocol.hpp>
+#include <netser/relative_index.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +16,10 @@
 // end sentinel (the slot count). Delta: a changed sparse array is sent whole.
 
 namespace netser::detail {
+
+/// The tag of a netser::sparse array of optionals, with its attributes P.
+template <class P>
+struct sparse_encoding {};
 
 // ---- classification -------------------------------------------------------------
 

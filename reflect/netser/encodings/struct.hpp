@@ -1,14 +1,14 @@
 #pragma once
 
-#include <netser/detail/schema_node.hpp>
 #include <netser/attributes.hpp>
 #include <netser/check.hpp>
 #include <netser/description.hpp>
 #include <netser/detail/recursion.hpp>
+#include <netser/detail/schema_node.hpp>
 #include <netser/encoding.hpp>
-#include <netser/primitives.hpp>
-#include <netser/encodings/scalar.hpp>
 #include <netser/encodings/protocol.hpp>
+#include <netser/encodings/scalar.hpp>
+#include <netser/primitives.hpp>
 
 #include <boost/mp11/algorithm.hpp>
 #include <boost/pfr/core.hpp>

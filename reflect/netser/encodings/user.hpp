@@ -1,11 +1,11 @@
 #pragma once
 
-#include <netser/detail/schema_node.hpp>
 #include <netser/bounds.hpp>
 #include <netser/detail/adl.hpp>
+#include <netser/detail/schema_node.hpp>
 #include <netser/encoding.hpp>
-#include <netser/stream.hpp>
 #include <netser/encodings/protocol.hpp>
+#include <netser/stream.hpp>
 
 #include <concepts>
 #include <cstddef>
