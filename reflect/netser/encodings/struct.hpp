@@ -94,12 +94,11 @@ constexpr auto only_if_flag() noexcept {
 //
 // Written once, for the plain, sameness and delta walks of a struct's members. A member
 // with skip is never sent (skipped_member, decided at compile time: its value's walk is
-// never instantiated). For any other member, open_member says what only_if and check
-// make of it in this value: absent (only_if's flag is false: not sent, a reader resets
-// it with reset_to_default), failed (a check that does not match, named by the member),
-// or sent. A walk without a stream (sameness) passes no_stream: no check.
-// (A function and an enum rather than callbacks: what each walk does with the answer
-// stays in the walk's own body, which the compilers optimize as before.)
+// never instantiated). Any other member is sent when member_present (only_if's flag is
+// set, or it has no only_if; an absent one a reader resets with reset_to_default), after
+// member_checked (its check matches, or it has none; a failure is named by the member).
+// (Two tests rather than callbacks or a three-way answer: what each walk does with them
+// stays in the walk's own body, and the compilers optimize it as they did before.)
 
 /// Whether member I of C has a modifier (a member without one is walked directly).
 template <class C, std::size_t I>
@@ -110,23 +109,22 @@ inline constexpr bool has_modifiers = has_attr<member_attrs<C, I>, attr_kind::sk
 template <class C, std::size_t I>
 inline constexpr bool skipped_member = has_attr<member_attrs<C, I>, attr_kind::skip>;
 
-/// The stream of a walk without one (sameness): no check.
-struct no_stream {};
+template <class C, std::size_t I>
+NETSER_INLINE bool member_present([[maybe_unused]] const C& obj) noexcept {
+    if constexpr (has_attr<member_attrs<C, I>, attr_kind::only_if>) return obj.*only_if_flag<C, I>();
+    else return true;
+}
 
-enum class member_gate { absent, failed, sent };
-
-template <class C, std::size_t I, class S>
-NETSER_INLINE member_gate open_member([[maybe_unused]] S& s, [[maybe_unused]] const C& obj) {
+template <class C, std::size_t I, stream S>
+NETSER_INLINE bool member_checked([[maybe_unused]] S& s) {
     using P = member_attrs<C, I>;
-    if constexpr (has_attr<P, attr_kind::only_if>)
-        if (!(obj.*only_if_flag<C, I>())) return member_gate::absent;
-    if constexpr (checks_enabled && has_attr<P, attr_kind::check> && !std::is_same_v<S, no_stream>) {
+    if constexpr (checks_enabled && has_attr<P, attr_kind::check>) {
         if (!serialize_check(s, P::value.template get<attr_kind::check>().magic)) [[unlikely]] {
             s.error().prepend_member(member_at<C, I>::name);
-            return member_gate::failed;
+            return false;
         }
     }
-    return member_gate::sent;
+    return true;
 }
 
 // The plain walk of a member with modifiers.
@@ -137,12 +135,11 @@ NETSER_INLINE bool serialize_member(S& s, C& obj) {
         return true;
     } else {
         auto& m = obj.*D::pointer;
-        const member_gate g = open_member<C, I>(s, obj);
-        if (g == member_gate::absent) {
+        if (!member_present<C, I>(obj)) {
             if constexpr (S::is_reading) reset_to_default<C, D>(m);
             return true;
         }
-        if (g == member_gate::failed) [[unlikely]] return false;
+        if (!member_checked<C, I>(s)) [[unlikely]] return false;
         if (profiled_value<value_provider<member_attrs<C, I>>>(s, m, D::name)) [[likely]] return true;
         s.error().prepend_member(D::name);
         return false;
@@ -790,9 +787,7 @@ bool member_same(const C& v, const C& b) {
     } else if constexpr (skipped_member<C, I>) {
         return true;
     } else {
-        no_stream none;
-        if (open_member<C, I>(none, v) == member_gate::absent) return true;
-        return same_value<value_provider<P>>(v.*D::pointer, b.*D::pointer);
+        return !member_present<C, I>(v) || same_value<value_provider<P>>(v.*D::pointer, b.*D::pointer);
     }
 }
 
@@ -844,12 +839,11 @@ NETSER_INLINE delta_written delta_member(S& s, C& obj, const C& base) {
         if constexpr (S::is_reading) copy_value(m, b);
         return delta_written::unchanged;
     } else {
-        const member_gate g = open_member<C, I>(s, obj);
-        if (g == member_gate::absent) {
+        if (!member_present<C, I>(obj)) {
             if constexpr (S::is_reading) reset_to_default<C, D>(m);
             return delta_written::unchanged;
         }
-        if (g == member_gate::failed) [[unlikely]] return delta_written::failed;
+        if (!member_checked<C, I>(s)) [[unlikely]] return delta_written::failed;
         return delta_named<value_provider<P>, C, I>(s, m, b);
     }
 }
