@@ -102,12 +102,14 @@ constexpr difference_ladder ladder_of() noexcept {
     else return default_difference_ladder;
 }
 
-template <class E>
-inline constexpr bool is_sequence_encoding = false;
-template <class E>
-inline constexpr bool is_sequence_encoding<sequence_encoding<E>> = true;
+// A family whose values hold codes of their own (a vector of codes) fits the ladder to
+// them with family_delta_params<T>(ladder, tag); the others send no code differences.
+// This declaration only makes the name a template; it is never chosen.
+struct no_delta_params_family {};
+template <class T>
+delta_params family_delta_params(const difference_ladder&, no_delta_params_family) noexcept;
 
-// The ladder of T's codes (or its elements', for a vector of codes), at compile time.
+// The ladder of T's codes (or of what its family holds), at compile time.
 template <class P, class T>
 constexpr delta_params delta_params_of() noexcept {
     constexpr difference_ladder ladder = ladder_of<P>();
@@ -116,11 +118,8 @@ constexpr delta_params delta_params_of() noexcept {
         return {}; // NETSER_STRUCT reported it, by the member's name
     } else if constexpr (is_fixed_width<E>) {
         return {effective_ladder(ladder, code_max<T>(encoding_v<P, T>))};
-    } else if constexpr (is_sequence_encoding<E>) {
-        if constexpr (is_fixed_width<decltype(encoding_v<P, T>.element)>)
-            return {effective_ladder(ladder, code_max<typename T::value_type>(encoding_v<P, T>.element))};
-        else
-            return {};
+    } else if constexpr (requires { family_delta_params<T>(ladder, encoding_v<P, T>); }) {
+        return family_delta_params<T>(ladder, encoding_v<P, T>);
     } else {
         return {};
     }

@@ -654,6 +654,13 @@ constexpr std::size_t family_min_bits(associative_encoding<Q>) noexcept {
     return count_min_bits<P, T>();
 }
 
+// A vector of codes sends its elements' code differences: the ladder fitted to them.
+template <class T, class E>
+constexpr delta_params family_delta_params(const difference_ladder& ladder, const sequence_encoding<E>& e) noexcept {
+    if constexpr (is_fixed_width<E>) return {effective_ladder(ladder, code_max<typename T::value_type>(e.element))};
+    else return {};
+}
+
 // ---- delta bounds -------------------------------------------------------------------
 
 constexpr bit_bounds text_bounds(text_encoding e) noexcept {
