@@ -22,6 +22,7 @@
 //   family_bounds<P, T>(tag)              the fewest and most bits of the value
 //   family_min_bits<P, T>(tag)            its fewest bits (a container: its header)
 //   family_schema<P, T>(builder, tag)     its node in the schema document
+//   family_delta_params<T>(ladder, tag)   (optional) the ladder fitted to codes it holds
 //
 // and states its rule (<netser/classify.hpp> orders the rules).
 //
