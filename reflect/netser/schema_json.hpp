@@ -58,11 +58,11 @@ void schema_type_name(B& b, std::string& s) {
         schema_type_name<std::remove_cv_t<std::remove_pointer_t<T>>>(b, s);
         s += '>';
     } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
-        using E = typename schema_array_element<T>::type;
+        using E = array_element_t<T>;
         s += "array<";
         schema_type_name<E>(b, s);
         s += ", ";
-        s += std::to_string(schema_array_length<T>());
+        s += std::to_string(array_size<T>());
         s += '>';
     } else if constexpr (is_string<T>) {
         s += "string";

@@ -84,20 +84,6 @@ std::string schema_struct_name(B& b) {
     return name;
 }
 
-template <class T>
-struct schema_array_element {
-    using type = typename T::value_type;
-};
-template <class E, std::size_t N>
-struct schema_array_element<E[N]> {
-    using type = E;
-};
-
-template <class T>
-constexpr std::size_t schema_array_length() noexcept {
-    if constexpr (std::is_array_v<T>) return std::extent_v<T>;
-    else return std::tuple_size_v<T>;
-}
 
 
 template <class... A, class B>
