@@ -658,10 +658,32 @@ smallest_three_rotation = function(n, largest, codes)
   return c
 end
 
+-- A codec's stated wire (docs/schema.md, "wire"): its fields in order, each a leaf.
+local function wire_fields(ctx, n, r, tree, label, path, at)
+  local item = branch(ctx, tree, label .. " (" .. tostring(n.tag or n.kind) .. ")", path, at)
+  local parts = {}
+  for i, f in ipairs(n.wire) do
+    local from = r.pos
+    local code = r:read(f.bits, path)
+    if code > f.max_code then fail("out_of_range", at, path) end
+    local text
+    if f.as == "flag" then text = code == 1 and "true" or "false"
+    elseif f.as == "integer" then text = tostring(f.min + code)
+    elseif f.as == "quantized" then text = float_text(quantized(code, f.quantization), "0x7fc00000")
+    else text = tostring(code) end
+    leaf(ctx, item, f.name, join(path, f.name), from, r.pos, text, tostring(code))
+    parts[i] = { part = "." .. f.name, text = text }
+  end
+  return { ["$p"] = parts }
+end
+
 function D.user_attribute(ctx, n, r, tree, label, path)
   local at = r.pos
   local ok, err = pcall(function()
-    if n.tag == "smallest_three" then
+    if n.wire and not (n.tag == "smallest_three" or n.tag == "unit_quaternion" or n.tag == "unit_vector"
+                       or n.tag == "linked" or n.tag == "linked_strict") then
+      return wire_fields(ctx, n, r, tree, label, path, at)
+    elseif n.tag == "smallest_three" then
       local largest = r:read(2, path) + 1
       local codes = {}
       for k = 1, 3 do
@@ -716,7 +738,8 @@ function D.user_attribute(ctx, n, r, tree, label, path)
   return err
 end
 D.user_type = function(ctx, n, r, tree, label, path)
-  return D.user_attribute(ctx, { tag = n.tag, max_bits = n.max_bits, min_bits = n.min_bits }, r, tree, label, path)
+  return D.user_attribute(ctx, { kind = n.kind, tag = n.tag, max_bits = n.max_bits, min_bits = n.min_bits, wire = n.wire },
+                          r, tree, label, path)
 end
 
 decode = function(ctx, n, r, tree, label, path)

@@ -356,6 +356,23 @@ class _Shape:
                   f"{where}.quantization")
         elif kind == "user_attribute" and n.get("tag") in ("linked", "linked_strict"):
             _keys(n, {"max_bits": "bits"}, where)
+        if kind in ("user_attribute", "user_type") and "wire" in n:
+            self.wire(n, where)
+
+    @staticmethod
+    def wire(n, where):
+        """A codec's stated wire (docs/schema.md, "wire"): fields of 1 to 32 bits."""
+        _keys(n, {"wire": "list"}, where)
+        for i, f in enumerate(_each(n, "wire", {"name": "str", "as": ("code", "flag", "integer", "quantized"),
+                                                "bits": "bits", "max_code": "nat"}, where)):
+            at = f"{where}.wire[{i}]"
+            if not 1 <= integer(f["bits"]) <= 32 or integer(f["max_code"]) >> integer(f["bits"]):
+                raise SchemaError(f"{at}: {f['bits']} bits with max_code {f['max_code']}")
+            if f["as"] == "integer":
+                _keys(f, {"min": "int"}, at)
+            if f["as"] == "quantized":
+                _keys(f, {"quantization": "dict"}, at)
+                _keys(f["quantization"], {"max_int": "nat", "min": "float", "delta": "float"}, f"{at}.quantization")
 
     def delta_body(self, d, where):
         _keys(d, {"form": "str"}, where)
@@ -1281,17 +1298,6 @@ class Decoder:
         finally:
             self.nesting, self.budget = saved
 
-    def _unit_components(self, r, n, count):
-        q = n["quantization"]
-        bits, max_int = integer(q["bits"]), integer(q["max_int"])
-        out = []
-        for _ in range(count):
-            code = r.read(bits)
-            if code > max_int:
-                raise DecodeError("out_of_range", r.pos - bits)
-            out.append(self._quantized(code, q))
-        return out
-
     @staticmethod
     def _rebuild(c, largest, total):
         if total <= 1.0:
@@ -1302,29 +1308,52 @@ class Decoder:
                 c[i] = f32(c[i] * s)
             c[largest] = 0.0
 
+    def _wire(self, r, n):
+        """A codec's fields as its stated wire gives them, in order (docs/schema.md, "wire"):
+        {name: value}. A code above its field's max_code fails with out_of_range."""
+        out = {}
+        for f in n["wire"]:
+            at = r.pos
+            code = r.read(integer(f["bits"]))
+            if code > integer(f["max_code"]):
+                raise DecodeError("out_of_range", at)
+            if f["as"] == "flag":
+                out[f["name"]] = code == 1
+            elif f["as"] == "integer":
+                out[f["name"]] = integer(f["min"]) + code
+            elif f["as"] == "quantized":
+                out[f["name"]] = self._quantized(code, f["quantization"])
+            else:
+                out[f["name"]] = code
+        return out
+
     def node_user_attribute(self, r, n):
         tag = n.get("tag")
         at = r.pos
         try:
+            if tag in _QUANTIZED_TAGS or tag in ("linked", "linked_strict") or "wire" in n:
+                if "wire" not in n:
+                    raise DecodeError("unsupported", at)
+                f = self._wire(r, n)
             if tag in ("smallest_three", "unit_quaternion"):
+                # The rotation: `largest` rebuilt from the other three (or w from x, y, z).
                 c = [0.0] * 4
                 if tag == "smallest_three":
-                    largest = r.read(2)
-                    others = [i for i in range(4) if i != largest]
+                    largest = f["largest"]
+                    values = [f["a"], f["b"], f["c"]]
                 else:
-                    largest, others = 3, [0, 1, 2]
-                values = self._unit_components(r, n, 3)
-                negative_w = r.read(1) == 1 if tag == "unit_quaternion" else False
+                    largest, values = 3, [f["x"], f["y"], f["z"]]
+                others = [i for i in range(4) if i != largest]
                 total = 0.0
                 for i, v in zip(others, values):
-                    c[i] = v
-                    total = f32(total + f32(v * v))
+                    c[i] = float(v)
+                    total = f32(total + f32(c[i] * c[i]))
                 self._rebuild(c, largest, total)
-                if negative_w:
+                if tag == "unit_quaternion" and f["negative_w"]:
                     c[3] = -c[3]
                 return self._components(n, c)
             if tag == "unit_vector":
-                u, v = self._unit_components(r, n, 2)
+                u, v = float(f["u"]), float(f["v"])
                 z = f32(f32(1.0 - abs(u)) - abs(v))
                 if z < 0:
                     su = -1.0 if u < 0 else 1.0
@@ -1333,8 +1362,9 @@ class Decoder:
                 length = f32(math.sqrt(f32(f32(f32(u * u) + f32(v * v)) + f32(z * z))))
                 return self._components(n, [f32(u / length), f32(v / length), f32(z / length)])
             if tag in ("linked", "linked_strict"):
-                ident = r.read(integer(n["max_bits"]))
-                return None if ident == 0 else ident
+                return None if f["id"] == 0 else f["id"]
+            if "wire" in n:
+                return f
         except DecodeError as e:
             e.bit = min(e.bit, at)
             raise
@@ -1353,6 +1383,13 @@ class Decoder:
         return {"code": r.read(bits), "bits": bits}
 
     def node_user_type(self, r, n):
+        if "wire" in n:
+            at = r.pos
+            try:
+                return self._wire(r, n)
+            except DecodeError as e:
+                e.bit = min(e.bit, at)
+                raise
         return self._opaque(r, n)
 
     def node_unknown(self, r, n):

@@ -13,6 +13,7 @@
 #include <netser/stream.hpp>
 #include <netser/utf8.hpp>
 #include <netser/value_codes.hpp>
+#include <netser/wire_layout.hpp>
 
 // NETSER_STRUCT without the reflection layer: a message that names its header.
 #include <netser/detail/reflection_hint.hpp>

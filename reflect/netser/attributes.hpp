@@ -199,6 +199,16 @@ constexpr bool is_delta_kind(attr_kind k) noexcept {
 
 namespace detail {
 
+/// The kind of a user attribute (anything without a netser kind).
+inline constexpr attr_kind user_kind = static_cast<attr_kind>(-1);
+
+/// A stand-in for what a user attribute's serialize(s, v, encode) is given (an encoder
+/// of v with the member's other attributes: encodings/user.hpp), to ask whether it has one.
+struct any_value_encoder {
+    template <class S, class V>
+    bool operator()(S&, V&) const noexcept;
+};
+
 // A fixed list of values of different types, lighter to compile than std::tuple (no
 // converting constructors to check): slot I is a base, found by deduction.
 template <std::size_t I, class T>
@@ -230,9 +240,9 @@ struct attr_pack {
     template <class X>
     static constexpr attr_kind kind_of() noexcept {
         if constexpr (has_kind<X>()) return X::kind;
-        else return static_cast<attr_kind>(-1);
+        else return user_kind;
     }
-    static constexpr attr_kind kinds[sizeof...(A) + 1] = {kind_of<A>()..., static_cast<attr_kind>(-1)};
+    static constexpr attr_kind kinds[sizeof...(A) + 1] = {kind_of<A>()..., user_kind};
     /// The attributes that choose the encoding: all but those about the delta only.
     static constexpr std::size_t encoding_size = (std::size_t{0} + ... + (is_delta_kind(kind_of<A>()) ? 0u : 1u));
 
@@ -249,7 +259,7 @@ struct attr_pack {
     // True when every attribute is of one of the given kinds.
     template <attr_kind... Allowed>
     static constexpr bool only() noexcept {
-        constexpr attr_kind allowed[] = {Allowed..., static_cast<attr_kind>(-1)};
+        constexpr attr_kind allowed[] = {Allowed..., user_kind};
         for (std::size_t i = 0; i < sizeof...(A); ++i) {
             bool found = is_delta_kind(kinds[i]);
             for (std::size_t k = 0; k < sizeof...(Allowed); ++k) found = found || kinds[i] == allowed[k];
@@ -259,14 +269,16 @@ struct attr_pack {
     }
 
     // A user attribute: anything without a netser kind.
-    static constexpr std::size_t user_index() noexcept { return index_of<static_cast<attr_kind>(-1)>(); }
+    static constexpr std::size_t user_index() noexcept { return index_of<user_kind>(); }
     static constexpr bool has_user() noexcept { return user_index() < sizeof...(A); }
-    // A user attribute that is a codec for V (else it is meant for V's elements).
+    // A user attribute that is a codec for V (else it is meant for V's elements): it
+    // encodes V on its own, or with an encoder of V by the member's other attributes.
     template <class V>
     static constexpr bool user_codec_for() noexcept {
         if constexpr (has_user()) {
             using U = std::remove_cvref_t<decltype(slot_get<user_index()>(std::declval<const slot_list<A...>&>()))>;
-            return requires(const U& u, measure_stream& m, V& v) { u.serialize(m, v); };
+            return requires(const U& u, measure_stream& m, V& v) { u.serialize(m, v); } ||
+                   requires(const U& u, measure_stream& m, V& v, const any_value_encoder& e) { u.serialize(m, v, e); };
         } else {
             return false;
         }
@@ -289,10 +301,10 @@ constexpr attr_pack<A...> make_attr_pack(A... a) noexcept {
 template <class X, attr_kind... Removed>
 constexpr bool is_removed() noexcept {
     if constexpr (requires { X::kind; }) return ((X::kind == Removed) || ...);
-    else return false;
+    else return ((Removed == user_kind) || ...);
 }
 
-// The pack without the attributes of the given kinds (user attributes are kept).
+// The pack without the attributes of the given kinds (user_kind: the user attribute).
 template <attr_kind... Removed, class... A>
 constexpr auto filter_pack(const attr_pack<A...>& p) noexcept {
     constexpr std::size_t n = sizeof...(A);

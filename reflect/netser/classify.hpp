@@ -51,7 +51,8 @@ constexpr auto classify() noexcept {
     } else if constexpr (not_looked_into<Shallow, T>) {
         return unchecked_encoding{};
     } else if constexpr (A::template user_codec_for<T>()) {
-        return user_attribute_encoding<P>{};
+        if constexpr (!user_bits_stated<P>()) return invalid_encoding<P, misuse::user_bits>{};
+        else return user_attribute_encoding<P>{};
     } else if constexpr (missing_header_in<A>) {
         return invalid_encoding<P, misuse::broken_description>{}; // its own static_assert said which header
     } else if constexpr (A::has_user() && (std::is_arithmetic_v<T> || std::is_enum_v<T> || is_string<T>)) {

@@ -2,6 +2,7 @@
 
 #include <netser/primitives.hpp>
 #include <netser/stream.hpp>
+#include <netser/wire_layout.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -82,6 +83,8 @@ struct linked {
         : bits(id_bits), on_unknown(unknown) {}
 
     constexpr std::size_t max_bits() const noexcept { return static_cast<std::size_t>(bits); }
+    /// For the schema tools: the id, 0 for nullptr.
+    constexpr auto wire() const noexcept { return netser::wire(wire_code("id", bits)); }
     constexpr std::string_view schema_tag() const noexcept {
         return on_unknown == unknown_link::fail ? "linked_strict" : "linked";
     }

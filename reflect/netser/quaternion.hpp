@@ -8,6 +8,7 @@
 #include <netser/primitives.hpp>
 #include <netser/quantization.hpp>
 #include <netser/stream.hpp>
+#include <netser/wire_layout.hpp>
 
 #include <array>
 #include <bit>
@@ -88,49 +89,6 @@ NETSER_INLINE std::uint32_t unit_code(const quantization& q, float v) noexcept {
     // Below 2^31 a signed conversion truncates the same, in one instruction on more hosts.
     if (q.bits <= 30) return static_cast<std::uint32_t>(static_cast<std::int32_t>(rounded));
     return static_cast<std::uint32_t>(rounded);
-}
-
-// The fields of a rotation or direction (an index or a flag, and codes of unit
-// components; each 1 to 32 bits), LSB first in order, through the stream; a read checks
-// each against its limit (a code above max_int, i.e. 2^bits - 1, fails with
-// out_of_range). When they fit 64 bits, and a read has them all, they go in one call: the
-// same bits on the wire, and the same errors, as field by field, with one room check
-// instead of several. Else field by field, so that a truncated read fails as before at
-// the first field out of range or, if none, with overflow. Any failure is reported at
-// `at`, the value's first bit. (Unrolled by hand: compilers keep loops over these arrays
-// in memory.)
-template <stream S, std::size_t N, std::size_t... I>
-NETSER_INLINE bool serialize_fields(S& s, std::array<std::uint64_t, N>& fields, const std::array<int, N>& widths,
-                                    const std::array<std::uint64_t, N>& limits, std::size_t at,
-                                    std::index_sequence<I...>) noexcept {
-    const int total = (widths[I] + ...);
-    if (total <= 64 && (!S::is_reading || s.bits_remaining() >= static_cast<std::size_t>(total))) [[likely]] {
-        std::array<int, N> offsets{};
-        int offset = 0;
-        ((offsets[I] = offset, offset += widths[I]), ...);
-        std::uint64_t packed = 0;
-        if constexpr (!S::is_reading) ((packed |= fields[I] << offsets[I]), ...);
-        if (!s.process_bits(packed, total)) return failed_from(s, at);
-        if constexpr (S::is_reading) {
-            ((fields[I] = packed >> offsets[I] & ((std::uint64_t{1} << widths[I]) - 1)), ...);
-            // One test of all the fields (no branch per field): & of the comparisons.
-            const unsigned in_range = (static_cast<unsigned>(fields[I] <= limits[I]) & ...);
-            if (in_range == 0u) [[unlikely]] return s.fail(errc::out_of_range, at);
-        }
-        return true;
-    }
-    const auto one = [&](std::uint64_t& field, int width, std::uint64_t limit) {
-        if (!s.process_bits(field, width)) return failed_from(s, at);
-        if (S::is_reading && field > limit) [[unlikely]] return s.fail(errc::out_of_range, at);
-        return true;
-    };
-    return (one(fields[I], widths[I], limits[I]) && ...);
-}
-
-template <stream S, std::size_t N>
-NETSER_INLINE bool serialize_fields(S& s, std::array<std::uint64_t, N>& fields, const std::array<int, N>& widths,
-                                    const std::array<std::uint64_t, N>& limits, std::size_t at) noexcept {
-    return serialize_fields(s, fields, widths, limits, at, std::make_index_sequence<N>{});
 }
 
 // The larger of two floats that are not NaN, by value (std::max returns a reference, which
@@ -568,6 +526,12 @@ struct detail::smallest_three_attr<void> { // netser::smallest_three
     static constexpr float bound = 0.70710678f;
     constexpr quantization params() const noexcept { return quantization::centered_bits(bound, bits); }
     constexpr std::size_t max_bits() const noexcept { return 2 + 3 * static_cast<std::size_t>(bits); }
+    /// For the schema tools: the index of the largest component, then the codes of the
+    /// other three in x, y, z, w order.
+    constexpr auto wire() const noexcept {
+        return netser::wire(wire_code("largest", 2, 3), wire_quantized("a", params()), wire_quantized("b", params()),
+                            wire_quantized("c", params()));
+    }
     // The tag names the codec (the schema tools know it); schema_hash also hashes
     // params().max_int, so this wire (2^bits - 2) and an earlier one (2^bits - 1) differ.
     static constexpr std::string_view schema_tag() noexcept { return "smallest_three"; }
@@ -668,6 +632,10 @@ struct detail::unit_quaternion_attr<void> { // netser::unit_quaternion
 
     constexpr quantization params() const noexcept { return quantization::centered_bits(1.f, bits); }
     constexpr std::size_t max_bits() const noexcept { return 3 * static_cast<std::size_t>(bits) + 1; }
+    constexpr auto wire() const noexcept {
+        return netser::wire(wire_quantized("x", params()), wire_quantized("y", params()), wire_quantized("z", params()),
+                            wire_flag("negative_w"));
+    }
     static constexpr std::string_view schema_tag() noexcept { return "unit_quaternion"; }
 
     template <stream S, detail::quaternion_like Q>

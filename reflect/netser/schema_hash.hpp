@@ -9,6 +9,7 @@
 #include <netser/encodings/enum.hpp>
 #include <netser/quantization.hpp>
 #include <netser/stream.hpp>
+#include <netser/wire_layout.hpp>
 
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
@@ -86,6 +87,25 @@ struct attribute_hasher {
     constexpr void hex(std::string_view, std::uint64_t, int) noexcept {} // the same value, shown for people
 };
 
+// A user codec's stated wire: each field's name, form, bits, largest code, and the
+// parameters it reads with.
+template <std::size_t N>
+constexpr void hash_wire(schema_hasher& h, const wire_layout<N>& w) noexcept {
+    h.text("wire");
+    h.number(N);
+    for (const wire_field& f : w.fields) {
+        h.text(f.name);
+        h.number(static_cast<std::uint64_t>(f.as));
+        h.number(static_cast<std::uint64_t>(f.bits));
+        h.number(f.max_code);
+        h.number(static_cast<std::uint64_t>(f.min));
+        if (f.as == wire_field::kind::quantized) {
+            h.number(std::bit_cast<std::uint32_t>(f.q.min));
+            h.number(std::bit_cast<std::uint32_t>(f.q.delta));
+        }
+    }
+}
+
 // An attribute of netser: "attr", its name, its fields. A check is a marker between
 // sections, hashed as "check" and its magic, and only while checks are on (they count
 // as absent when NETSER_DISABLE_CHECKS removes them).
@@ -102,10 +122,12 @@ constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
         attribute_hasher v{h};
         a.fields(v);
     } else {
-        // A user attribute: its own tag when it gives one, then its bound.
+        // A user attribute: its own tag when it gives one, then its bound; without a tag,
+        // its wire when it states one.
         h.text("user");
         if constexpr (requires { a.schema_tag(); }) h.text(a.schema_tag());
-        h.number(a.max_bits());
+        h.number(stated_max_bits(a));
+        if constexpr (!requires { a.schema_tag(); } && requires { a.wire(); }) hash_wire(h, a.wire());
         // The range of its codes when it quantizes (the rotation and direction codecs): the
         // same tag and bits with another max_int is another wire.
         if constexpr (requires { { a.params() } -> std::same_as<quantization>; }) h.number(a.params().max_int);
@@ -204,10 +226,13 @@ constexpr void hash_type(schema_hasher& h) noexcept {
         h.text("set");
         hash_type<typename T::key_type, Visiting...>(h);
     } else if constexpr (adl::has_serialize<measure_stream, T>) {
-        // A user codec: its tag when it gives one (netser_schema_tag(const T*)).
+        // A user codec: its tag when it gives one (netser_schema_tag(const T*)), else its
+        // wire when it states one (netser_wire(const T*)).
         h.text("user");
         if constexpr (requires { netser_schema_tag(static_cast<const T*>(nullptr)); })
             h.text(netser_schema_tag(static_cast<const T*>(nullptr)));
+        else if constexpr (requires { netser_wire(static_cast<const T*>(nullptr)); })
+            hash_wire(h, netser_wire(static_cast<const T*>(nullptr)));
     } else if constexpr (described<T>) {
         hash_described<T, Visiting...>(h);
     } else if constexpr (std::is_aggregate_v<T>) {

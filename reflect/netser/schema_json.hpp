@@ -167,7 +167,7 @@ void schema_attribute(B& b, const A& a) {
         o.key("tag");
         if constexpr (requires { a.schema_tag(); }) o.string(a.schema_tag());
         else o.null();
-        schema_integer(b, "max_bits", a.max_bits());
+        schema_integer(b, "max_bits", stated_max_bits(a));
         if constexpr (requires { a.ladder.rungs; }) { // its delta's ladder (smallest_three), hashed too
             o.key("delta_ladder");
             o.begin_array();

@@ -5,6 +5,7 @@
 #include <netser/quantization.hpp>
 #include <netser/quaternion.hpp>
 #include <netser/stream.hpp>
+#include <netser/wire_layout.hpp>
 
 #include <array>
 #include <cstddef>
@@ -48,6 +49,8 @@ struct detail::unit_vector_attr<void> { // netser::unit_vector
 
     constexpr quantization params() const noexcept { return quantization::centered_bits(1.f, bits); }
     constexpr std::size_t max_bits() const noexcept { return 2 * static_cast<std::size_t>(bits); }
+    /// For the schema tools: the folded octahedral coordinates.
+    constexpr auto wire() const noexcept { return netser::wire(wire_quantized("u", params()), wire_quantized("v", params())); }
     static constexpr std::string_view schema_tag() noexcept { return "unit_vector"; }
 
     template <stream S, detail::vector3_like V>

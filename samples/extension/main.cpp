@@ -9,13 +9,26 @@
 //    netser primitives. netser uses it wherever T appears: as a member, inside a
 //    std::vector, std::array, std::optional, a map... Use it for a type you do not
 //    own (a math library's vector) or one with invariants a member list cannot
-//    express. Add `constexpr std::size_t netser_max_bits(const T*)` so that
-//    netser::max_bits<> of every struct that contains T stays a compile-time constant.
+//    express. State its bits, so that netser::max_bits<> of every struct that contains
+//    T stays a compile-time constant: `constexpr std::size_t netser_max_bits(const T*)`,
+//    or its wire (below).
 //
 // 2. An attribute: a constant object written next to one member in NETSER_STRUCT,
-//    with a const member `template <class S> bool serialize(S&, V&)` and
-//    `constexpr std::size_t max_bits()`. It replaces netser's encoding for that one
-//    member only: the same float can be an angle in one struct and a speed in another.
+//    with a const member `template <class S> bool serialize(S&, V&)` and its bits
+//    (`constexpr std::size_t max_bits()`, or its wire). It replaces netser's encoding
+//    for that one member only: the same float can be an angle in one struct and a
+//    speed in another. The type of serialize's value is the attribute's rule: on a
+//    member it does not fit, NETSER_STRUCT names the member in a compile error.
+//    An attribute may instead wrap the member's own encoding:
+//    `serialize(S&, V&, const Encode& encode)` is given encode(s, v), netser's encoding
+//    of the value with the member's other attributes, and states its bits from it
+//    (`max_bits(std::size_t inner_max)`).
+//
+// The wire: either hook may state the fields it writes (netser_wire(const T*), or a
+// wire() member of the attribute; <netser/wire_layout.hpp>). Then netser knows its bits
+// without max_bits, the schema JSON (netser::schema_json<T>()) lists the fields, and the
+// Python decoder and the Wireshark dissector (tools/) show the codec field by field
+// instead of as one opaque code.
 //
 // 3. Delta compression (netser::serialize_delta) works with both as they are: a changed
 //    value is sent whole. Either may do better with its own
@@ -101,8 +114,12 @@ bool serialize(Stream& s, Vec3& v) {
     return true;
 }
 
-// The most bits the codec writes, for netser::max_bits<> of the structs that hold a Vec3.
-constexpr std::size_t netser_max_bits(const Vec3*) { return 3 * static_cast<std::size_t>(vec3_component.bits); }
+// What the codec writes, for the schema tools, and its bits (3 x 18) for netser::max_bits<>
+// of the structs that hold a Vec3: three quantized codes, x, y, z.
+constexpr auto netser_wire(const Vec3*) {
+    return netser::wire(netser::wire_quantized("x", vec3_component), netser::wire_quantized("y", vec3_component),
+                        netser::wire_quantized("z", vec3_component));
+}
 
 // The encoding's name in netser::schema_hash<>: change it when the encoding changes.
 constexpr std::string_view netser_schema_tag(const Vec3*) { return "thirdparty::Vec3 q(-1024,1024,0.01)"; }
@@ -172,8 +189,8 @@ struct angle256_t {
         return true;
     }
 
-    constexpr std::size_t max_bits() const { return 8; }             // for netser::max_bits<>
-    constexpr std::size_t min_bits() const { return 8; }             // optional: the fewest bits
+    // Its wire: one 8-bit code (netser::max_bits<> and the fewest bits come from it).
+    static constexpr auto wire() { return netser::wire(netser::wire_code("step", 8)); }
     constexpr std::string_view schema_tag() const { return "angle256"; } // optional: for schema_hash
 
     // Optional, delta: a changed bit, then the turn's difference in steps modulo a turn
@@ -214,6 +231,27 @@ private:
 };
 inline constexpr angle256_t angle256{};
 
+// usually_zero: one bit, 1 for the type's zero (a missile at rest), else 0 and the value
+// as the member's own attributes encode it (here quantize(0, 400, 0.5): 10 bits). Use it
+// next to them: `(speed, netser::quantize(0.f, 400.f, 0.5f), game::usually_zero)`.
+struct usually_zero_t {
+    template <class S, class V, class Encode>
+    bool serialize(S& s, V& v, const Encode& encode) const {
+        bool zero = false;
+        if constexpr (S::is_writing) zero = v == V{};
+        if (!netser::serialize_bool(s, zero)) return false;
+        if (zero) {
+            if constexpr (S::is_reading) v = V{};
+            return true;
+        }
+        return encode(s, v); // a failure in it names the member, as any other
+    }
+    constexpr std::size_t max_bits(std::size_t inner_max) const { return 1 + inner_max; }
+    constexpr std::size_t min_bits(std::size_t) const { return 1; }
+    constexpr std::string_view schema_tag() const { return "usually_zero"; }
+};
+inline constexpr usually_zero_t usually_zero{};
+
 // --- Using both ----------------------------------------------------------------
 
 // A missile: the Vec3 codec is used for a plain member and for each element of a
@@ -229,12 +267,12 @@ NETSER_STRUCT(Missile,
     (id, netser::range(0, 1023)),
     position,                                   // the ADL codec: 54 bits
     (heading, angle256),                        // the attribute: 8 bits
-    (speed, netser::quantize(0.f, 400.f, 0.5f)),
+    (speed, netser::quantize(0.f, 400.f, 0.5f), usually_zero), // 1 bit at rest, else 1 + 10
     (trail, netser::max_size(8)))               // count (4 bits), then 54 bits each
 
-// The codec's bound flows into the struct's compile-time worst case:
-// 10 + 54 + 8 + 10 + 4 + 8 * 54 = 518 bits.
-static_assert(netser::max_bits<Missile>() == 518);
+// The codecs' bounds flow into the struct's compile-time worst case:
+// 10 + 54 + 8 + (1 + 10) + 4 + 8 * 54 = 519 bits.
+static_assert(netser::max_bits<Missile>() == 519);
 
 } // namespace game
 
@@ -372,6 +410,20 @@ int main() {
     ok &= round_trip("Missile with a trail of 3 (each Vec3 through the same codec)", m);
 
     ok &= delta_round_trip(m);
+
+    game::Missile resting = m;
+    resting.speed = 0.f; // usually_zero: 1 bit instead of 11
+    resting.trail.clear();
+    ok &= round_trip("Missile at rest (speed through usually_zero: 1 bit)", resting);
+
+    // The wires the two codecs state, in the schema the tools read.
+    const std::string schema = netser::schema_json<game::Missile>();
+    const bool stated = schema.find("\"wire\"") != std::string::npos &&
+                        schema.find("\"name\": \"step\"") != std::string::npos &&
+                        schema.find("\"name\": \"x\"") != std::string::npos;
+    std::printf("netser::schema_json<Missile>() states the codecs' wires (position: x, y, z quantized; heading:\n"
+                "a code \"step\" of 8 bits): %s\n\n", stated ? "yes" : "MISSING");
+    ok &= stated;
 
     std::printf("Failures inside the extensions name the member\n");
     bool rejected = true;

@@ -280,12 +280,16 @@ def compile_seconds(cxx, src, out, root):
 def compile_instructions(cxx, src, out, root, tmp):
     """Instructions (millions) of one compile under callgrind, the compiler's children
     (g++'s cc1plus) included: the same count on every run."""
-    log = os.path.join(tmp, "callgrind.log")
+    # One log per process (%p): g++'s driver and its cc1plus would overwrite one file.
+    log = os.path.join(tmp, "callgrind.log.%p")
     cmd = ["valgrind", "--tool=callgrind", "--trace-children=yes", f"--log-file={log}",
            "--callgrind-out-file=" + os.path.join(tmp, "callgrind.%p")] + compile_command(cxx, src, out, root)
     subprocess.run(cmd, check=True)
-    with open(log) as f:
-        total = sum(int(n.replace(",", "")) for n in re.findall(r"Collected : ([\d,]+)", f.read()))
+    total = 0
+    for name in os.listdir(tmp):
+        if name.startswith("callgrind.log."):
+            with open(os.path.join(tmp, name)) as f:
+                total += sum(int(n.replace(",", "")) for n in re.findall(r"Collected : ([\d,]+)", f.read()))
     for name in os.listdir(tmp):
         if name.startswith("callgrind."):
             os.remove(os.path.join(tmp, name))

@@ -101,6 +101,33 @@ std::string alternative_name() {
 template <class P, class T>
 void print_value(std::string& out, const T& v);
 
+/// A codec that states its wire: what it writes, read back field by field through the
+/// wire it states (docs/schema.md: "wire").
+template <std::size_t N, class Write>
+void print_wire(std::string& out, const netser::wire_layout<N>& layout, Write&& write) {
+    std::array<std::byte, 64> buffer{};
+    netser::write_stream w(buffer);
+    if (!write(w)) throw std::runtime_error("a user codec failed to write");
+    netser::read_stream r(w.finish());
+    std::array<std::uint64_t, N> codes{};
+    if (!netser::serialize_wire(r, layout, codes) || r.bits_processed() != w.bits_processed())
+        throw std::runtime_error("a user codec's bits did not read back through its wire");
+    out += '{';
+    for (std::size_t i = 0; i < N; ++i) {
+        const netser::wire_field& f = layout.fields[i];
+        if (i) out += ", ";
+        quoted(out, std::string(f.name));
+        out += ": ";
+        switch (f.as) {
+        case netser::wire_field::kind::flag: out += codes[i] ? "true" : "false"; break;
+        case netser::wire_field::kind::integer: print_integer(out, f.min + static_cast<std::int64_t>(codes[i])); break;
+        case netser::wire_field::kind::quantized: print_float(out, f.q.decode(static_cast<std::uint32_t>(codes[i]))); break;
+        default: print_integer(out, codes[i]);
+        }
+    }
+    out += '}';
+}
+
 template <class C>
 void print_members(std::string& out, const C& obj, bool& first);
 
@@ -135,6 +162,11 @@ void print_value(std::string& out, const T& v) {
                 }
                 out += ']';
             }
+        } else if constexpr (requires { a.wire(); }) {
+            print_wire(out, a.wire(), [&](netser::write_stream& w) {
+                T copy = v;
+                return a.serialize(w, copy);
+            });
         } else {
             // An opaque fixed-width codec: its code, as the codec writes it.
             std::array<std::byte, 16> buffer{};
@@ -232,6 +264,11 @@ void print_value(std::string& out, const T& v) {
             },
             v);
         out += '}';
+    } else if constexpr (requires { netser_wire(static_cast<const T*>(nullptr)); }) {
+        print_wire(out, netser_wire(static_cast<const T*>(nullptr)), [&](netser::write_stream& w) {
+            T copy = v;
+            return netser::detail::adl::call(w, copy);
+        });
     } else if constexpr (netser::detail::adl::has_serialize<netser::measure_stream, T>) {
         std::array<std::byte, 16> buffer{};
         netser::write_stream w(buffer);
@@ -846,6 +883,14 @@ std::vector<schema_types::SNode> snodes() {
     return out;
 }
 
+std::vector<schema_types::Dash> dashes() {
+    using schema_types::Dash;
+    std::vector<Dash> out(3);
+    out[1] = {200, {-1.f, true, 5, 2}, {31, 63, 31}, {{0, 0, 0}, {1, 2, 3}}};
+    out[2] = {17, {0.337f, false, -1, 1}, {16, 32, 8}, {{5, 6, 7}, {31, 0, 31}, {0, 63, 0}}};
+    return out;
+}
+
 std::vector<schema_types::Maß> masses() {
     return {{7, true, 999}, {200, false, std::nullopt}, {0, true, 0}};
 }
@@ -1115,6 +1160,7 @@ int main(int argc, char** argv) {
     export_type(dir, "Hold", holds(), true, std::nullopt, 40009);
     export_type(dir, "SNode", snodes(), true, std::nullopt, 40010);
     export_type(dir, "Mass", masses(), true, std::nullopt, 40011);
+    export_type(dir, "Dash", dashes(), true, std::nullopt, 40012);
     {
         schema_types::Links l1, l2;
         l1.home = &base;

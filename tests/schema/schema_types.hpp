@@ -6,7 +6,7 @@
 // arrays, the game encodings, linking, checks, skip, bases with only_if on a base's
 // flag, a struct whose attributes replace its members', plain aggregates, recursive
 // types (one through a sparse vector), two structs under one name, a user type and a
-// user attribute; the delta attributes on every kind of member they apply to; names
+// user attribute, each once opaque and once stating its wire; the delta attributes on every kind of member they apply to; names
 // outside ASCII.
 
 #include <netser/netser.hpp>
@@ -55,9 +55,72 @@ struct step256_t {
 };
 inline constexpr step256_t step256{};
 
+/// A user type that states its wire (and so needs no netser_max_bits): a colour in 5, 6
+/// and 5 bits, written through the wire it states.
+struct Rgb565 {
+    std::uint8_t r = 0, g = 0, b = 0;
+};
+constexpr auto netser_wire(const Rgb565*) {
+    return netser::wire(netser::wire_code("r", 5), netser::wire_code("g", 6), netser::wire_code("b", 5));
+}
+template <class S>
+bool serialize(S& s, Rgb565& c) {
+    std::array<std::uint64_t, 3> codes{c.r, c.g, c.b};
+    if (!netser::serialize_wire(s, netser_wire(&c), codes)) return false;
+    if constexpr (S::is_reading) {
+        c.r = static_cast<std::uint8_t>(codes[0]);
+        c.g = static_cast<std::uint8_t>(codes[1]);
+        c.b = static_cast<std::uint8_t>(codes[2]);
+    }
+    return true;
+}
+
+/// A vehicle's controls, for a user attribute that states its wire: every form of field.
+struct Controls {
+    float throttle = 0.f; // [-1, 1] at 0.01
+    bool boost = false;
+    int gear = 0;         // [-1, 5]
+    std::uint8_t horn = 0; // 0..2, in 2 bits
+};
+struct controls_codec_t {
+    static constexpr netser::quantization throttle = netser::quantization::make(-1.f, 1.f, 0.01f);
+    static constexpr auto wire() {
+        return netser::wire(netser::wire_quantized("throttle", throttle), netser::wire_flag("boost"),
+                            netser::wire_integer("gear", -1, 5), netser::wire_code("horn", 2, 2));
+    }
+    template <class S>
+    bool serialize(S& s, Controls& c) const {
+        std::array<std::uint64_t, 4> codes{};
+        if constexpr (S::is_writing) {
+            if (c.throttle != c.throttle) return s.fail(netser::errc::invalid_value, s.bits_processed());
+            codes = {throttle.encode(c.throttle), c.boost ? 1u : 0u, static_cast<std::uint64_t>(c.gear + 1), c.horn};
+        }
+        if (!netser::serialize_wire(s, wire(), codes)) return false;
+        if constexpr (S::is_reading) {
+            c.throttle = throttle.decode(static_cast<std::uint32_t>(codes[0]));
+            c.boost = codes[1] != 0;
+            c.gear = static_cast<int>(codes[2]) - 1;
+            c.horn = static_cast<std::uint8_t>(codes[3]);
+        }
+        return true;
+    }
+    static constexpr std::string_view schema_tag() { return "controls"; }
+};
+inline constexpr controls_codec_t controls_codec{};
+
 } // namespace schema_ext
 
 namespace schema_types {
+
+/// User codecs that state their wire.
+struct Dash {
+    std::uint8_t id = 0;
+    schema_ext::Controls controls;
+    schema_ext::Rgb565 colour;
+    std::vector<schema_ext::Rgb565> palette;
+};
+NETSER_STRUCT(Dash, (id, netser::range(0, 200)), (controls, schema_ext::controls_codec), colour,
+              (palette, netser::max_size(3)))
 
 BOOST_DEFINE_ENUM_CLASS(Weapon, none, pistol, rifle, rocket)
 

@@ -352,6 +352,8 @@ def check_bad_inputs(out_dir):
         ping_schema = json.load(f)
     with open(os.path.join(out_dir, "Tree.schema.json"), encoding="utf-8") as f:
         tree = json.load(f)
+    with open(os.path.join(out_dir, "Dash.schema.json"), encoding="utf-8") as f:
+        dash = json.load(f)
 
     def edit(doc, change):
         doc = copy.deepcopy(doc)
@@ -381,6 +383,11 @@ def check_bad_inputs(out_dir):
             # Tree not recursive: a walk would never end (it nests a Tree in each Tree)
             "a cycle not recursive": write("cycle.json",
                                            edit(tree, lambda d: d["types"]["Tree"].update(recursive=False))),
+            # a user codec's stated wire: a field wider than 32 bits, a code above its bits
+            "a wire field of 33 bits": write("wire33.json", edit(dash, lambda d: d["types"]["Dash"]["members"][2]
+                                                                 ["encoding"]["wire"][0].update(bits=33))),
+            "a wire code above its bits": write("wirecode.json", edit(dash, lambda d: d["types"]["Dash"]["members"][2]
+                                                                      ["encoding"]["wire"][0].update(max_code=32))),
         }
         bad_baselines = {
             "a missing file": os.path.join(tmp, "none.json"),

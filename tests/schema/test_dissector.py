@@ -45,7 +45,7 @@ sys.path.insert(0, TOOLS)
 import netser_schema_decode as dec  # noqa: E402
 PORTS = {40001: "Ping", 40002: "Message", 40003: "Player", 40004: "Snapshot", 40005: "Kitchen",
          40006: "Rotations", 40007: "Slots", 40008: "Mover", 40009: "Hold", 40010: "SNode", 40011: "Mass",
-         41002: "Player"}
+         40012: "Dash", 41002: "Player"}
 # Delta ports: the schema, and whether the dissector is given sequence 0's value.
 DELTA_PORTS = {41001: ("Codes40", False), 41002: ("Player", True), 41003: ("Kitchen", True), 41004: ("Tuned", True),
                41005: ("Snapshot", True), 41006: ("Mover", True), 41007: ("Message", True), 41008: ("Tree", True),

@@ -61,6 +61,7 @@ constexpr bool report_unnamed() noexcept {
     static_assert(K != misuse::plain_aggregate, "netser: " NETSER_DETAIL_TEXT_plain_aggregate);
     static_assert(K != misuse::no_encoding, "netser: " NETSER_DETAIL_TEXT_no_encoding);
     static_assert(K != misuse::delta_ladder, "netser: " NETSER_DETAIL_TEXT_delta_ladder);
+    static_assert(K != misuse::user_bits, "netser: " NETSER_DETAIL_TEXT_user_bits);
     return true;
 }
 

@@ -89,13 +89,19 @@
     "serialize(Stream&, T&)"
 #define NETSER_DETAIL_K_delta_ladder 23
 #define NETSER_DETAIL_TEXT_delta_ladder "netser::delta_ladder(limits...) needs 1 to 4 increasing limits above 0"
+#define NETSER_DETAIL_K_user_bits 24
+#define NETSER_DETAIL_TEXT_user_bits                                                                      \
+    "this user attribute must state its bits: a max_bits() member, a wire() of fields of 1 to 32 bits "  \
+    "that add up to its max_bits() and min_bits() when it has them, or max_bits(inner_max) when it "      \
+    "wraps the member's encoding"
 
 // X(kind) for each of them.
 #define NETSER_DETAIL_MISUSES(X)                                                                          \
     X(only_if) X(user_attribute) X(bool_attribute) X(enum_attribute) X(enum_undescribed)                  \
     X(integer_attribute) X(range) X(bits) X(common) X(float_attribute) X(quantize_type) X(quantize)       \
     X(long_double) X(sparse) X(vector_max_size) X(map_max_size) X(string_max_length) X(string_attribute)  \
-    X(variant_attribute) X(variant_alternative) X(plain_aggregate) X(no_encoding) X(delta_ladder)
+    X(variant_attribute) X(variant_alternative) X(plain_aggregate) X(no_encoding) X(delta_ladder)        \
+    X(user_bits)
 #define NETSER_DETAIL_MISUSE_ENUMERATOR(kind) kind = NETSER_DETAIL_K_##kind,
 
 // One block per member I: its mistake (0: none), then a static_assert per mistake that it
@@ -126,7 +132,7 @@
     NETSER_DETAIL_CHECK(name, float_attribute) NETSER_DETAIL_CHECK(name, quantize_type)                   \
     NETSER_DETAIL_CHECK(name, quantize) NETSER_DETAIL_CHECK(name, sparse)                                 \
     NETSER_DETAIL_CHECK(name, string_attribute) NETSER_DETAIL_CHECK(name, variant_attribute)              \
-    NETSER_DETAIL_CHECK(name, delta_ladder)
+    NETSER_DETAIL_CHECK(name, delta_ladder) NETSER_DETAIL_CHECK(name, user_bits)
 
 // The late checks: a member whose type NETSER_STRUCT's checks do not look into (a class
 // that may be described or given a serialize later) is checked, by name, when a value of

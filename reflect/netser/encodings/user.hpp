@@ -6,15 +6,19 @@
 #include <netser/encoding.hpp>
 #include <netser/encodings/protocol.hpp>
 #include <netser/stream.hpp>
+#include <netser/wire_layout.hpp>
 
 #include <concepts>
 #include <cstddef>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 // User codecs: a user attribute (a type with serialize(stream, value) const) is the
 // codec of the member it is written on; a user type with an ADL serialize(Stream&, T&)
-// function (Glenn-style) is its own codec wherever it appears.
+// function (Glenn-style) is its own codec wherever it appears. A user attribute may
+// instead take serialize(stream, value, encode): encode(stream, value) is netser's
+// encoding of the value with the member's other attributes, which it can wrap.
 //
 // Delta: either may give its own serialize_delta(stream, value, baseline), which is the
 // value's whole delta (its changed bit included), as netser::serialize_delta is.
@@ -23,9 +27,116 @@
 
 namespace netser::detail {
 
+// ---- bits -------------------------------------------------------------------------
+
+// A user attribute states its most bits (max_bits()) and may state its fewest
+// (min_bits()); a user type may state them with netser_max_bits(const T*) and
+// netser_min_bits(const T*). A codec that states its wire (wire(), netser_wire(const
+// T*): <netser/wire_layout.hpp>) writes exactly its fields' bits, and needs neither. The
+// fewest refuse forged counts early.
+template <class W>
+constexpr bit_bounds wire_bounds(const W& w, std::size_t stated_max, std::size_t stated_min) noexcept {
+    const std::size_t n = w.bits();
+    return {n, n, w.valid() && (stated_max == 0 || stated_max == n) && (stated_min == 0 || stated_min == n)};
+}
+
+// The member's value as netser encodes it without the user attribute: what a wrapping
+// attribute's serialize(s, v, encode) is given. (The value only: the other attributes are
+// the member's value's.)
+template <class P, class T>
+struct inner_encoder {
+    template <stream S>
+    NETSER_INLINE bool operator()(S& s, T& v) const {
+        return serialize_value<without<P, user_kind>>(s, v);
+    }
+};
+
+template <class P, class T>
+inline constexpr bool wraps_encoding = !requires(const pack_of<P>& a, measure_stream& m, T& v) { a.user().serialize(m, v); };
+
+/// The user attribute of P on a value v of type T, through stream s.
+template <class P, stream S, class T>
+NETSER_INLINE bool call_user_attribute(S& s, T& v) {
+    if constexpr (wraps_encoding<P, T>) return P::value.user().serialize(s, v, inner_encoder<P, T>{});
+    else return P::value.user().serialize(s, v);
+}
+
+// The bits a user attribute states (or its wire does); unbounded when it states none,
+// or a wire that is not well formed or disagrees with them (user_bits_stated).
+template <class P>
+constexpr bit_bounds stated_attribute_bounds() noexcept {
+    constexpr auto& u = P::value.user();
+    constexpr std::size_t stated_max = [] {
+        if constexpr (requires { u.max_bits(); }) return std::size_t{u.max_bits()};
+        else return std::size_t{0};
+    }();
+    constexpr std::size_t stated_min = [] {
+        if constexpr (requires { u.min_bits(); }) return std::size_t{u.min_bits()};
+        else return std::size_t{0};
+    }();
+    if constexpr (requires { u.wire(); }) return wire_bounds(u.wire(), stated_max, stated_min);
+    else if constexpr (requires { u.max_bits(); }) return {stated_min, stated_max};
+    else return {0, 0, false};
+}
+
+template <class P>
+constexpr bool wraps_bits = requires { P::value.user().max_bits(std::size_t{}); } &&
+                            !requires { P::value.user().max_bits(); };
+
+// A wrapping attribute states its bits from its inner encoding's: max_bits(inner_max),
+// and may state min_bits(inner_min).
+template <class P, class T>
+constexpr bit_bounds user_attribute_bounds() noexcept {
+    constexpr auto& u = P::value.user();
+    if constexpr (wraps_bits<P>) {
+        constexpr bit_bounds inner = value_bounds<without<P, user_kind>, T>();
+        if constexpr (!inner.bounded) {
+            return {0, 0, false};
+        } else {
+            constexpr std::size_t most = u.max_bits(inner.max);
+            if constexpr (requires { u.min_bits(std::size_t{}); }) return {u.min_bits(inner.min), most};
+            else return {0, most};
+        }
+    } else {
+        return stated_attribute_bounds<P>();
+    }
+}
+
+/// The rule every user attribute keeps (misuse::user_bits, reported by the member's
+/// name): it states its bits, by max_bits(), by a well-formed wire() that agrees with
+/// the max_bits() / min_bits() it states, or from the encoding it wraps.
+template <class P>
+constexpr bool user_bits_stated() noexcept {
+    return wraps_bits<P> || stated_attribute_bounds<P>().bounded;
+}
+
+template <class T>
+constexpr bit_bounds user_type_bounds() noexcept {
+    constexpr const T* t = nullptr;
+    constexpr std::size_t stated_max = [] {
+        if constexpr (requires { netser_max_bits(t); }) return std::size_t{netser_max_bits(t)};
+        else return std::size_t{0};
+    }();
+    constexpr std::size_t stated_min = [] {
+        if constexpr (requires { netser_min_bits(t); }) return std::size_t{netser_min_bits(t)};
+        else return std::size_t{0};
+    }();
+    if constexpr (requires { netser_wire(t); }) {
+        constexpr bit_bounds b = wire_bounds(netser_wire(t), stated_max, stated_min);
+        static_assert(b.bounded, "netser: a user type's netser_wire() needs fields of 1 to 32 bits with codes that "
+                                 "fit them (and valid quantizations), adding up to its netser_max_bits() and "
+                                 "netser_min_bits() when it states them");
+        return {b.min, b.max}; // reported just above: nothing more about it
+    } else if constexpr (requires { netser_max_bits(t); }) {
+        return {stated_min, stated_max};
+    } else {
+        return {stated_min, 0, false};
+    }
+}
+
 template <stream S, class T, class P>
 NETSER_INLINE bool apply_encoding(S& s, T& v, user_attribute_encoding<P>) {
-    return P::value.user().serialize(s, v);
+    return call_user_attribute<P>(s, v);
 }
 
 // A user type's serialize is hand-written code: a serialize it calls roots its path for
@@ -87,14 +198,14 @@ bool same_encoded(const T& v, const T& b, user_attribute_encoding<P>) {
     if constexpr (requires { { a.unchanged(v, b) } -> std::convertible_to<bool>; })
         return a.unchanged(v, b);
     else
-        return same_bits_written(v, b, a.max_bits(), [&](write_stream& w, T& x) { return a.serialize(w, x); });
+        return same_bits_written(v, b, user_attribute_bounds<P, T>().max,
+                                 [](write_stream& w, T& x) { return call_user_attribute<P>(w, x); });
 }
 
 template <class T>
 bool same_encoded(const T& v, const T& b, user_type_encoding) {
-    if constexpr (requires { netser_max_bits(static_cast<const T*>(nullptr)); })
-        return same_bits_written(v, b, netser_max_bits(static_cast<const T*>(nullptr)),
-                                 [](write_stream& w, T& x) { return adl::call(w, x); });
+    if constexpr (constexpr bit_bounds bits = user_type_bounds<T>(); bits.bounded)
+        return same_bits_written(v, b, bits.max, [](write_stream& w, T& x) { return adl::call(w, x); });
     else if constexpr (std::equality_comparable<T>)
         return v == b;
     else
@@ -112,34 +223,23 @@ bool apply_delta(S& s, T& v, const T&, user_type_encoding e, const delta_params&
 
 // ---- bounds -------------------------------------------------------------------------
 
-// A user attribute states its most bits (max_bits()) and may state its fewest
-// (min_bits()); a user type may state them with netser_max_bits(const T*) and
-// netser_min_bits(const T*). The fewest refuse forged counts early.
 template <class P, class T, class Q>
 constexpr bit_bounds family_bounds(user_attribute_encoding<Q>) noexcept {
-    constexpr auto& u = P::value.user();
-    if constexpr (requires { u.min_bits(); }) return {u.min_bits(), u.max_bits()};
-    else return {0, u.max_bits()};
+    return user_attribute_bounds<P, T>();
 }
 template <class P, class T, class Q>
 constexpr std::size_t family_min_bits(user_attribute_encoding<Q>) noexcept {
-    constexpr auto& u = P::value.user();
-    if constexpr (requires { u.min_bits(); }) return u.min_bits();
-    else return 0;
+    return user_attribute_bounds<P, T>().min;
 }
 template <class P, class T>
 constexpr bit_bounds family_bounds(user_type_encoding) noexcept {
-    if constexpr (requires { netser_max_bits(static_cast<const T*>(nullptr)); })
-        return {0, netser_max_bits(static_cast<const T*>(nullptr))};
-    else
-        return {0, 0, false};
+    constexpr bit_bounds b = user_type_bounds<T>();
+    if constexpr (b.bounded) return {0, b.max};
+    else return {0, 0, false};
 }
 template <class P, class T>
 constexpr std::size_t family_min_bits(user_type_encoding) noexcept {
-    if constexpr (requires { netser_min_bits(static_cast<const T*>(nullptr)); })
-        return netser_min_bits(static_cast<const T*>(nullptr));
-    else
-        return 0;
+    return user_type_bounds<T>().min;
 }
 
 // A changed value without a delta of its own is sent whole; with one, the codec states
@@ -176,19 +276,53 @@ constexpr int schema_xyzw_fields() noexcept {
     else return 0;
 }
 
-// A user attribute (a codec object): its tag and bounds, and what it exposes of itself:
-// an integral `bits` member, a params() returning its netser::quantization.
+constexpr std::string_view wire_kind_name(wire_field::kind k) noexcept {
+    switch (k) {
+    case wire_field::kind::flag: return "flag";
+    case wire_field::kind::integer: return "integer";
+    case wire_field::kind::quantized: return "quantized";
+    default: return "code";
+    }
+}
+
+// A codec's stated wire: its fields, in order.
+template <class B, std::size_t N>
+void schema_wire(B& b, const wire_layout<N>& w) {
+    auto& o = b.out;
+    o.key("wire");
+    o.begin_array();
+    for (const wire_field& f : w.fields) {
+        o.begin_object();
+        schema_string(b, "name", f.name);
+        schema_string(b, "as", wire_kind_name(f.as));
+        schema_integer(b, "bits", f.bits);
+        schema_integer(b, "max_code", f.max_code);
+        if (f.as == wire_field::kind::integer) schema_integer(b, "min", f.min);
+        if (f.as == wire_field::kind::quantized) {
+            o.key("quantization");
+            o.begin_object();
+            schema_quantization(b, f.q, nullptr);
+            o.end_object();
+        }
+        o.end_object();
+    }
+    o.end_array();
+}
+
+// A user attribute (a codec object): its tag and bounds, its wire when it states it, and
+// what it exposes of itself: an integral `bits` member, a params() returning its
+// netser::quantization.
 template <class P, class T, class B>
 void schema_user_attribute(B& b) {
     constexpr auto& a = P::value.user();
+    constexpr bit_bounds bits = user_attribute_bounds<P, T>();
     auto& o = b.out;
     schema_string(b, "kind", "user_attribute");
     o.key("tag");
     if constexpr (requires { a.schema_tag(); }) o.string(a.schema_tag());
     else o.null();
-    schema_integer(b, "max_bits", a.max_bits());
-    if constexpr (requires { a.min_bits(); }) schema_integer(b, "min_bits", a.min_bits());
-    else schema_integer(b, "min_bits", 0);
+    schema_integer(b, "max_bits", bits.max);
+    schema_integer(b, "min_bits", bits.min);
     if constexpr (requires { requires std::is_integral_v<std::remove_cvref_t<decltype(a.bits)>>; })
         schema_integer(b, "bits", a.bits);
     if constexpr (requires { { a.params() } -> std::same_as<quantization>; }) {
@@ -203,6 +337,7 @@ void schema_user_attribute(B& b) {
         for (int i = 0; i < n; ++i) o.string(std::string_view("xyzw").substr(static_cast<std::size_t>(i), 1));
         o.end_array();
     }
+    if constexpr (requires { a.wire(); }) schema_wire(b, a.wire());
 }
 
 template <class P, class T, class B, class Q>
@@ -211,9 +346,10 @@ bool family_schema(B& b, user_attribute_encoding<Q>) {
     return true;
 }
 
-// A user type: its tag (netser_schema_tag(const T*)) and the bounds it states.
+// A user type: its tag (netser_schema_tag(const T*)), the bounds it states and its wire.
 template <class P, class T, class B>
 bool family_schema(B& b, user_type_encoding) {
+    constexpr bit_bounds bits = user_type_bounds<T>();
     auto& o = b.out;
     schema_string(b, "kind", "user_type");
     o.key("tag");
@@ -222,11 +358,11 @@ bool family_schema(B& b, user_type_encoding) {
     else
         o.null();
     o.key("max_bits");
-    if constexpr (requires { netser_max_bits(static_cast<const T*>(nullptr)); })
-        o.integer(netser_max_bits(static_cast<const T*>(nullptr)));
-    else
-        o.null();
-    schema_integer(b, "min_bits", min_bits_value<no_attrs, T>());
+    if constexpr (bits.bounded) o.integer(bits.max);
+    else o.null();
+    schema_integer(b, "min_bits", bits.min);
+    if constexpr (requires { netser_wire(static_cast<const T*>(nullptr)); })
+        schema_wire(b, netser_wire(static_cast<const T*>(nullptr)));
     return true;
 }
 

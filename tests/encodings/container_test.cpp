@@ -1,13 +1,33 @@
-// encodings/container.hpp, containers: std::array and C arrays (no count), std::vector (vector<bool>
-// too), std::string, std::optional (presence bit), std::map / std::unordered_map
-// (attributes on the mapped values), std::set (attributes on the keys). Element
-// attributes, forged counts, duplicate keys, and no allocation for a count that
-// cannot fit.
+// encodings/container.hpp: std::string, std::array and C arrays, std::vector (vector<bool>
+// too), maps and sets, with max_size / max_length / raw_bytes. The family's tests, one file
+// (tests/encodings/README.md has the whole table).
+//
+// Where each aspect is covered:
+//   wire bits     here: arrays without a count, vectors, vector<bool>, maps, sets, max_size,
+//                 max_length (align, bytes) and raw_bytes (golden hex and bit counts).
+//   model         here: "a vector, a string and an array write what a model of their annotations
+//                 writes" (reference_writer); round trips of every count up to max_size and of
+//                 every string length up to max_length.
+//   bounds        here: "max_bits of containers is the largest count's elements plus the count,
+//                 the string's align included"; tests/reflect/bounds_test.cpp (Containers);
+//                 tests/hostile/bounded_memory_test.cpp and allocation_budget_test.cpp (memory).
+//   hostile       here: counts above max_size, counts whose elements cannot fit (no allocation),
+//                 duplicate keys, bad element codes, invalid UTF-8; tests/hostile/forged_counts_test.cpp,
+//                 strings_test.cpp, hash_collision_test.cpp.
+//   compile-fail  tests/compile_fail/: vector_max_size vector_without_max_size.cpp,
+//                 class_vector_without_max_size.cpp; map_max_size map_without_max_size.cpp;
+//                 string_max_length string_without_max_length.cpp,
+//                 derived_string_without_max_length.cpp, string_elements_without_max_length.cpp;
+//                 string_attribute max_size_on_string.cpp.
 
 #include "reflect/test_types.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -17,6 +37,17 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
+
+// ==========================================================================================
+// From tests/reflect/containers_test.cpp
+// ==========================================================================================
+// encodings/container.hpp, containers: std::array and C arrays (no count), std::vector (vector<bool>
+// too), std::string, std::optional (presence bit), std::map / std::unordered_map
+// (attributes on the mapped values), std::set (attributes on the keys). Element
+// attributes, forged counts, duplicate keys, and no allocation for a count that
+// cannot fit.
+
+namespace containers {
 
 using netser::errc;
 using namespace reflect_test;
@@ -49,13 +80,6 @@ struct Bits {
     bool operator==(const Bits&) const = default;
 };
 NETSER_STRUCT(Bits, (flags, netser::max_size(10)))
-
-struct Maybe {
-    std::optional<std::uint8_t> v;
-    std::optional<Unit> unit;
-    bool operator==(const Maybe&) const = default;
-};
-NETSER_STRUCT(Maybe, (v, netser::range(0, 15)), unit)
 
 struct Scores {
     std::map<std::uint8_t, std::int16_t> by_id;
@@ -271,40 +295,6 @@ TEST_CASE("a vector<bool> rejects a count above max_size and one past the packet
     CHECK(allocated_elements == 0);
 }
 
-// --- optional -----------------------------------------------------------------
-
-TEST_CASE("an optional sends a presence bit, then the value with the member's attributes", "[containers][optional]") {
-    // v: present, 9 in 4 bits; unit: absent.
-    CHECK(write(Maybe{9, std::nullopt}).hex == "13");
-    CHECK(write(Maybe{9, std::nullopt}).bits == 6);
-    CHECK(write(Maybe{}).hex == "00");
-    CHECK(write(Maybe{}).bits == 2);
-    // v absent; unit present: hull 100 in 7 bits, alive.
-    CHECK(write(Maybe{std::nullopt, Unit{100, true}}).hex == "92 03");
-    for (int v = 0; v <= 15; ++v) {
-        const Maybe m{static_cast<std::uint8_t>(v), Unit{static_cast<std::uint8_t>(v * 6), v % 2 == 0}};
-        CHECK(round_trip(m) == m);
-    }
-}
-
-TEST_CASE("reading an absent optional resets a present one", "[containers][optional]") {
-    Maybe m{3, Unit{}};
-    REQUIRE_FALSE(read_hex("00", m));
-    CHECK(m == Maybe{});
-}
-
-TEST_CASE("an optional rejects a value outside the member's range", "[containers][optional][hostile]") {
-    CHECK(failure_of(write_error(Maybe{16, std::nullopt})) == fail(errc::out_of_range, 1, "Maybe.v"));
-    Maybe m;
-    reference_writer forged;
-    forged.put(0, 1);
-    forged.put(1, 1);
-    forged.put(101, 7); // unit.hull 101 > 100
-    forged.put(1, 1);
-    CHECK(failure_of(read_forged(forged, m)) == fail(errc::out_of_range, 2, "Maybe.unit.hull"));
-    CHECK(failure_of(read_hex("02", m)) == fail(errc::overflow, 2, "Maybe.unit.hull"));
-}
-
 // --- map, unordered_map -------------------------------------------------------
 
 TEST_CASE("a map sends its count, then each key with the default encoding and each value with the attributes", "[containers][map]") {
@@ -404,4 +394,281 @@ TEST_CASE("a set rejects a duplicate key, a key code out of range and a count ab
     forged.put(0, 64);
     CHECK(failure_of(read_forged(forged, counted)) == fail(errc::overflow, 0, "CountedSet.s"));
     CHECK(allocated_elements == 0);
+}
+
+} // namespace containers
+
+// ==========================================================================================
+// From tests/reflect/attributes_test.cpp (max_size, max_length, raw_bytes)
+// ==========================================================================================
+// attributes.hpp: every member attribute, each with a golden vector derived by hand
+// from the wire format, a random round trip and a hostile read.
+
+namespace attributes_container {
+
+using netser::errc;
+using namespace reflect_test;
+
+namespace attributes_test {
+
+// max_size: count in [0, 5] (3 bits), then the elements.
+struct Bag {
+    std::vector<std::uint8_t> items;
+    bool operator==(const Bag&) const = default;
+};
+NETSER_STRUCT(Bag, (items, netser::max_size(5)))
+
+struct CountedBag {
+    std::vector<std::uint8_t, counting_allocator<std::uint8_t>> items;
+};
+NETSER_STRUCT(CountedBag, (items, netser::max_size(1000)))
+
+// max_length: length in [0, 5] (3 bits), align, the bytes.
+struct Named {
+    bool flag = false;
+    std::string name;
+    bool operator==(const Named&) const = default;
+};
+NETSER_STRUCT(Named, flag, (name, netser::max_length(5)))
+
+// max_length on the elements of a vector of strings.
+struct Words {
+    std::vector<std::string> words;
+    bool operator==(const Words&) const = default;
+};
+NETSER_STRUCT(Words, (words, netser::max_size(2), netser::max_length(3)))
+
+// Strings are strict UTF-8 unless raw_bytes.
+struct Texts {
+    std::string text;
+    std::string bytes;
+    bool operator==(const Texts&) const = default;
+};
+NETSER_STRUCT(Texts, (text, netser::max_length(4)), (bytes, netser::max_length(4), netser::raw_bytes))
+
+} // namespace attributes_test
+
+using namespace attributes_test;
+
+// --- max_size -----------------------------------------------------------------
+
+TEST_CASE("max_size sends the count in [0, N] and then the elements", "[attributes][max_size]") {
+    CHECK(write(Bag{{0xAB, 0x01}}).hex == "5A 0D 00");
+    CHECK(write(Bag{{0xAB, 0x01}}).bits == 3 + 16);
+    CHECK(write(Bag{}).hex == "00");
+    CHECK(write(Bag{}).bits == 3);
+    Bag b;
+    REQUIRE_FALSE(read_hex("5A 0D 00", b));
+    CHECK(b == Bag{{0xAB, 0x01}});
+}
+
+TEST_CASE("max_size round-trips every count up to N", "[attributes][max_size]") {
+    std::mt19937 rng(5);
+    for (std::size_t n = 0; n <= 5; ++n)
+        for (int i = 0; i < 50; ++i) {
+            Bag v;
+            for (std::size_t k = 0; k < n; ++k)
+                v.items.push_back(static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 255)(rng)));
+            CHECK(write(v).bits == 3 + 8 * n);
+            CHECK(round_trip(v) == v);
+        }
+}
+
+TEST_CASE("max_size rejects a count above N with too_large on read and write", "[attributes][max_size][hostile]") {
+    Bag b;
+    CHECK(failure_of(read_hex("06 00 00 00 00 00 00", b)) == fail(errc::too_large, 0, "Bag.items"));
+    CHECK(failure_of(read_hex("07", b)) == fail(errc::too_large, 0, "Bag.items"));
+    CHECK(failure_of(write_error(Bag{{1, 2, 3, 4, 5, 6}})) == fail(errc::too_large, 0, "Bag.items"));
+}
+
+TEST_CASE("max_size rejects a count whose elements cannot fit before allocating", "[attributes][max_size][hostile]") {
+    Bag b;
+    // Count 5 needs 40 more bits; 13 are left.
+    CHECK(failure_of(read_hex("05 00", b)) == fail(errc::overflow, 0, "Bag.items"));
+    CHECK(b.items.capacity() == 0);
+
+    CountedBag counted;
+    allocated_elements = 0;
+    reference_writer forged; // count 1000 (of 1000), then 3 bytes
+    forged.put(1000, 10);
+    forged.put(0xABCDEF, 24);
+    CHECK(failure_of(read_forged(forged, counted)) == fail(errc::overflow, 0, "CountedBag.items"));
+    CHECK(counted.items.capacity() == 0);
+    CHECK(allocated_elements == 0);
+
+    reference_writer too_large; // count 1001
+    too_large.put(1001, 10);
+    too_large.put(0, 64);
+    CHECK(failure_of(read_forged(too_large, counted)) == fail(errc::too_large, 0, "CountedBag.items"));
+    CHECK(allocated_elements == 0);
+
+    reference_writer fits; // count 3 with its 3 bytes: the allocator does count
+    fits.put(3, 10);
+    fits.put(0xABCDEF, 24);
+    REQUIRE_FALSE(read_forged(fits, counted));
+    CHECK(counted.items.size() == 3);
+    CHECK(allocated_elements >= 3);
+    CHECK(allocated_elements <= 1000 / 8);
+}
+
+// --- max_length ---------------------------------------------------------------
+
+TEST_CASE("max_length sends the length in [0, N], aligns, then the bytes", "[attributes][max_length]") {
+    // flag 1 in bit 0, length 4 in bits 1-3, padding, "test".
+    CHECK(write(Named{true, "test"}).hex == "09 74 65 73 74");
+    CHECK(write(Named{true, "test"}).bits == 40);
+    CHECK(write(Named{false, ""}).hex == "00");
+    CHECK(write(Named{false, ""}).bits == 8);
+    Named n;
+    REQUIRE_FALSE(read_hex("09 74 65 73 74", n));
+    CHECK(n == Named{true, "test"});
+}
+
+TEST_CASE("max_length round-trips strings of every length up to N", "[attributes][max_length]") {
+    std::mt19937 rng(6);
+    for (std::size_t len = 0; len <= 5; ++len)
+        for (int i = 0; i < 20; ++i) {
+            Named v{i % 2 == 0, std::string(len, ' ')};
+            for (char& c : v.name) c = static_cast<char>(std::uniform_int_distribution<int>(1, 127)(rng)); // text: no NUL
+            CHECK(round_trip(v) == v);
+        }
+}
+
+TEST_CASE("max_length rejects a length above N and a length past the end of the packet", "[attributes][max_length][hostile]") {
+    Named n;
+    CHECK(failure_of(read_hex("0D 74 65 73 74 74 74", n)) == fail(errc::too_large, 1, "Named.name"));
+    CHECK(failure_of(read_hex("0B 74 65 73 74", n)) == fail(errc::overflow, 1, "Named.name"));
+    CHECK(failure_of(read_hex("03", n)) == fail(errc::overflow, 1, "Named.name"));
+    CHECK(failure_of(write_error(Named{true, "toolong"})) == fail(errc::too_large, 1, "Named.name"));
+}
+
+TEST_CASE("max_length on a vector of strings applies to each string", "[attributes][max_length]") {
+    // count 2 in 2 bits; "ab": length 2 in 2 bits, align, 61 62; "c": length 1, align, 63.
+    CHECK(write(Words{{"ab", "c"}}).hex == "0A 61 62 01 63");
+    CHECK(round_trip(Words{{"abc", ""}}) == Words{{"abc", ""}});
+    CHECK(failure_of(write_error(Words{{"ab", "long"}})) == fail(errc::too_large, 24, "Words.words[1]"));
+}
+
+// --- strict UTF-8 and raw_bytes -----------------------------------------------
+
+TEST_CASE("a string must be valid UTF-8 unless it is raw_bytes", "[attributes][raw_bytes]") {
+    // text "\u00e9" (C3 A9): length 2 in 3 bits, align, bytes; bytes FF: length 1, align, FF.
+    const Texts v{"\xC3\xA9", "\xFF"};
+    CHECK(write(v).hex == "02 C3 A9 01 FF");
+    CHECK(write(v).bits == 40);
+    CHECK(round_trip(v) == v);
+    CHECK(round_trip(Texts{"\xF0\x9F\x98\x80", std::string("\x00\xC0\xAF\xED", 4)}) ==
+          Texts{"\xF0\x9F\x98\x80", std::string("\x00\xC0\xAF\xED", 4)});
+    for (const char* bad : {"\xFF", "\xC0\xAF", "\xED\xA0\x80", "\xC3", "\xF4\x90\x80\x80", "a\x80"}) {
+        INFO("text " << hex(std::as_bytes(std::span(bad, std::strlen(bad)))));
+        CHECK(failure_of(write_error(Texts{bad, ""})) == fail(errc::invalid_value, 0, "Texts.text"));
+        reference_writer forged;
+        forged.put(std::strlen(bad), 3);
+        forged.align();
+        for (const char* c = bad; *c != 0; ++c) forged.put(static_cast<unsigned char>(*c), 8);
+        forged.put(0, 8);
+        Texts t;
+        CHECK(failure_of(read_forged(forged, t)) == fail(errc::invalid_value, 0, "Texts.text"));
+    }
+}
+
+} // namespace attributes_container
+
+// ==========================================================================================
+// Written with tests/encodings/: a vector, a string and an array against a model written
+// from the annotations, and max_bits as the annotations' sum.
+// ==========================================================================================
+
+namespace container_model {
+
+using netser::errc;
+using namespace reflect_test;
+
+// The fewest bits k with span < 2^k.
+constexpr int width_of(std::uint64_t span) {
+    int k = 0;
+    while (k < 64 && (span >> k) != 0) ++k;
+    return k;
+}
+
+struct Cargo {
+    std::vector<std::uint16_t> items;    // count in width_of(6) bits, each v in width_of(500)
+    std::string label;                   // length in width_of(10) bits, align, the bytes
+    std::array<std::int8_t, 3> trim{};   // no count, each v + 4 in width_of(7)
+    bool operator==(const Cargo&) const = default;
+};
+NETSER_STRUCT(Cargo,
+    (items, netser::max_size(6), netser::range(0, 500)),
+    (label, netser::max_length(10)),
+    (trim, netser::range(-4, 3)))
+
+// The string's align can cost up to 7 bits.
+constexpr std::size_t cargo_max_bits = static_cast<std::size_t>(width_of(6) + 6 * width_of(500)) +
+                                       static_cast<std::size_t>(width_of(10) + 7 + 8 * 10) +
+                                       static_cast<std::size_t>(3 * width_of(7));
+
+reference_writer model_of(const Cargo& v) {
+    reference_writer w;
+    w.put(v.items.size(), width_of(6));
+    for (std::uint16_t item : v.items) w.put(item, width_of(500));
+    w.put(v.label.size(), width_of(10));
+    w.align();
+    for (char c : v.label) w.put(static_cast<unsigned char>(c), 8);
+    for (std::int8_t t : v.trim) w.put(static_cast<std::uint64_t>(t + 4), width_of(7));
+    return w;
+}
+
+Cargo random_cargo(std::mt19937& rng) {
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    Cargo v;
+    v.items.resize(static_cast<std::size_t>(pick(0, 6)));
+    for (auto& item : v.items) item = static_cast<std::uint16_t>(pick(0, 500));
+    v.label.resize(static_cast<std::size_t>(pick(0, 10)));
+    for (char& c : v.label) c = static_cast<char>(pick(32, 126));
+    for (auto& t : v.trim) t = static_cast<std::int8_t>(pick(-4, 3));
+    return v;
+}
+
+} // namespace container_model
+
+TEST_CASE("a vector, a string and an array write what a model of their annotations writes", "[containers][model]") {
+    using namespace container_model;
+    std::mt19937 rng(30);
+    for (int i = 0; i < 500; ++i) {
+        const Cargo v = random_cargo(rng);
+        const reference_writer model = model_of(v);
+        const written w = write(v);
+        INFO("items " << v.items.size() << " label \"" << v.label << "\"");
+        CHECK(w.hex == hex(model.bytes()));
+        CHECK(w.bits == model.bits());
+        CHECK(round_trip(v) == v);
+        Cargo r;
+        REQUIRE_FALSE(read_forged(model, r));
+        CHECK(r == v);
+    }
+}
+
+TEST_CASE("max_bits of containers is the largest count's elements plus the count, the string's align included",
+          "[containers][bounds]") {
+    using namespace container_model;
+    STATIC_REQUIRE(netser::max_bits<Cargo>() == cargo_max_bits);
+    std::mt19937 rng(31);
+    for (int i = 0; i < 50; ++i) {
+        Cargo full = random_cargo(rng);
+        full.items.assign(6, static_cast<std::uint16_t>(std::uniform_int_distribution<int>(0, 500)(rng)));
+        full.label.assign(10, 'x');
+        const written w = write(full);
+        // Only the align before the label's bytes falls short of the bound.
+        CHECK(w.bits <= cargo_max_bits);
+        CHECK(w.bits + 7 >= cargo_max_bits);
+        CHECK(w.bits == model_of(full).bits());
+    }
+    // One element or one byte more than the annotation allows is refused.
+    Cargo over;
+    over.items.assign(7, 0);
+    CHECK(failure_of(write_error(over)) == fail(errc::too_large, 0, "Cargo.items"));
+    over.items.clear();
+    over.label.assign(11, 'x');
+    CHECK(failure_of(write_error(over)) ==
+          fail(errc::too_large, static_cast<std::size_t>(width_of(6)), "Cargo.label"));
 }

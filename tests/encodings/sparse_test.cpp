@@ -1,13 +1,47 @@
+// encodings/sparse.hpp: netser::sparse arrays and vectors of optionals (the present slots as
+// relative indices, then the end). The family's tests, one file; the model of this file
+// (golden vectors, a model, bounds, hostile input) is the one the other families follow
+// (tests/encodings/README.md has the whole table).
+//
+// Where each aspect is covered:
+//   wire bits     here: the [golden] cases and "sparse sends the present slots as relative
+//                 indices, then the end sentinel".
+//   model         here: "sparse round trips random and clustered arrays and matches the model bit
+//                 for bit" (model_packet), vectors of every size, slots of described structs.
+//   bounds        here: "max_bits of a sparse member is an upper bound of any write", "without
+//                 sparse each slot costs one presence bit"; tests/hostile/allocation_budget_test.cpp
+//                 and bounded_memory_test.cpp (slots that take no bits).
+//   hostile       here: every [hostile] case (indices past the end, rungs out of range, counts
+//                 above max_size, truncation at every bit, bit flips, garbage);
+//                 tests/hostile/ranges_test.cpp ("relative indices past the end...").
+//   compile-fail  tests/compile_fail/: sparse sparse_on_plain_array.cpp. A sparse vector without
+//                 max_size (vector_max_size) has no file of its own (vector_without_max_size.cpp
+//                 shows the message on a plain vector).
+
+#include "game/game_types.hpp"
+#include "reflect/test_types.hpp"
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+// ==========================================================================================
+// From tests/game/sparse_test.cpp
+// ==========================================================================================
 // netser::sparse (encodings/sparse.hpp) over the
 // relative index ladder of docs/wire_format.md (3.2). Golden vectors are derived by hand from the ladder;
 // random tests compare against a model written from the same text (model_packet).
 
-#include "game/game_types.hpp"
-
-#include <bit>
-#include <optional>
-#include <set>
-#include <utility>
+namespace sparse_model {
 
 using netser::errc;
 using namespace game_test;
@@ -535,3 +569,89 @@ TEST_CASE("random garbage never crashes a sparse read", "[game][sparse][hostile]
         CHECK(v.slots.size() <= 20);
     }
 }
+
+} // namespace sparse_model
+
+// ==========================================================================================
+// From tests/reflect/attributes_test.cpp (sparse)
+// ==========================================================================================
+// attributes.hpp: every member attribute, each with a golden vector derived by hand
+// from the wire format, a random round trip and a hostile read.
+
+namespace attributes_sparse {
+
+using netser::errc;
+using namespace reflect_test;
+
+namespace attributes_test {
+
+// sparse: the present slots as relative indices (the article's ladder) and values.
+struct Slots {
+    std::array<std::optional<std::uint8_t>, 10> fixed{};
+    std::vector<std::optional<std::uint8_t>> grown;
+    bool operator==(const Slots&) const = default;
+};
+NETSER_STRUCT(Slots,
+    (fixed, netser::sparse, netser::range(0, 15)),
+    (grown, netser::sparse, netser::max_size(6), netser::range(0, 15)))
+
+} // namespace attributes_test
+
+using namespace attributes_test;
+
+// --- sparse -------------------------------------------------------------------
+
+TEST_CASE("sparse sends the present slots as relative indices, then the end sentinel", "[attributes][sparse]") {
+    Slots v;
+    v.fixed[0] = 5;
+    v.fixed[3] = 15;
+    // fixed: d 1 -> 1; 5; d 3 -> 0 1 + code 1 in 2 bits; 15; end d 7 -> 0 0 1 + code 1 in 3 bits.
+    // grown: count 0 in 3 bits; end d 1 -> 1.
+    CHECK(write(v).hex == "CB 9E 41");
+    CHECK(write(v).bits == 19 + 3 + 1);
+    Slots empty;
+    // fixed: end d 11 -> 0 0 1 + code 5; grown: count 3; d 2 -> 0 1 00; 7; end d 2 -> 0 1 00.
+    empty.grown = {std::nullopt, 7, std::nullopt};
+    CHECK(write(empty).hex == "EC E4 04");
+    CHECK(write(empty).bits == 6 + 15);
+    Slots r;
+    r.fixed[9] = 1; // reset by the read
+    REQUIRE_FALSE(read_hex("CB 9E 41", r));
+    CHECK(r == v);
+    std::mt19937 rng(9);
+    for (int i = 0; i < 300; ++i) {
+        Slots x;
+        for (auto& slot : x.fixed)
+            if (rng() % 3 == 0) slot = static_cast<std::uint8_t>(rng() % 16);
+        x.grown.resize(rng() % 7);
+        for (auto& slot : x.grown)
+            if (rng() % 2 == 0) slot = static_cast<std::uint8_t>(rng() % 16);
+        CHECK(round_trip(x) == x);
+    }
+}
+
+TEST_CASE("sparse rejects an index past the end and a bad value", "[attributes][sparse][hostile]") {
+    Slots s;
+    reference_writer past;
+    past.put(0, 1);
+    past.put(0, 1);
+    past.put(1, 1);
+    past.put(7, 3); // d 13 from -1: index 12 > 10
+    past.put(0, 8);
+    const netser::error e = read_forged(past, s);
+    CHECK(e.code == errc::out_of_range);
+    CHECK(e.bit == 0);
+    CHECK(e.path().starts_with("Slots.fixed"));
+    CHECK(failure_of(write_error(Slots{{std::optional<std::uint8_t>(16)}, {}})) ==
+          fail(errc::out_of_range, 1, "Slots.fixed[0]"));
+    reference_writer too_many;
+    too_many.put(0, 1); // fixed: the end sentinel at once, d 11 -> 0 0 1 + code 5
+    too_many.put(0, 1);
+    too_many.put(1, 1);
+    too_many.put(5, 3);
+    too_many.put(7, 3); // grown: count 7 > 6
+    too_many.put(0, 16);
+    CHECK(failure_of(read_forged(too_many, s)) == fail(errc::too_large, 6, "Slots.grown"));
+}
+
+} // namespace attributes_sparse
