@@ -4,6 +4,7 @@
 #include <netser/description.hpp>
 #include <netser/detail/adl.hpp>
 #include <netser/detail/misuse.hpp>
+#include <netser/detail/schema_hasher.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/encoding.hpp>
 #include <netser/encodings/container.hpp>
@@ -18,6 +19,7 @@
 #include <boost/mp11/algorithm.hpp>
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
 
 // Classification: which family encodes a value of type T with attributes P. Each family
@@ -28,6 +30,17 @@
 // report a mistake by the member's name.
 
 namespace netser::detail {
+
+// A type netser has no encoding for (a type name and hash token for the schema).
+struct unknown_type_tag {};
+template <class T, class... Visiting>
+constexpr void family_hash(schema_hasher& h, unknown_type_tag) noexcept {
+    h.text("unknown");
+}
+template <class T, class B>
+void family_type_name(B&, std::string& s, unknown_type_tag) {
+    s += "unknown";
+}
 
 template <bool Shallow, class T>
 inline constexpr bool not_looked_into = false;
@@ -91,6 +104,28 @@ constexpr auto classify() noexcept {
         return invalid_encoding<P, misuse::no_encoding>{};
     }
 }
+
+/// The family of type T on its own, without attributes: what the schema hash's tokens and
+/// the schema's type names walk (a member's attributes are hashed and written beside it).
+template <class T>
+constexpr auto type_family_of() noexcept {
+    if constexpr (std::is_arithmetic_v<T>) return scalar_type_tag{};
+    else if constexpr (std::is_enum_v<T>) return enum_type_tag{};
+    else if constexpr (std::is_pointer_v<T>) return pointer_type_tag{};
+    else if constexpr (std::is_array_v<T> || is_std_array<T>::value) return array_type_tag{};
+    else if constexpr (is_string<T>) return text_type_tag{};
+    else if constexpr (is_vector<T>::value) return vector_type_tag{};
+    else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) return optional_type_tag{};
+    else if constexpr (is_variant<T>::value) return variant_type_tag{};
+    else if constexpr (is_map<T>::value) return map_type_tag{};
+    else if constexpr (is_set<T>::value) return set_type_tag{};
+    else if constexpr (adl::has_serialize<measure_stream, T>) return user_codec_type_tag{};
+    else if constexpr (described<T>) return described_type_tag{};
+    else if constexpr (std::is_aggregate_v<T>) return aggregate_type_tag{};
+    else return unknown_type_tag{};
+}
+template <class T>
+using type_family_t = decltype(type_family_of<T>());
 
 template <class C, std::size_t I>
 constexpr misuse member_misuse_at() noexcept {

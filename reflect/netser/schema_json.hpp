@@ -44,75 +44,11 @@ namespace netser {
 namespace detail {
 
 // The declared type by wire meaning (never a compiler's spelling): "uint16",
-// "vector<Unit>", "optional<int32>", "enum<uint8>"...
+// "vector<Unit>", "optional<int32>", "enum<uint8>"... (docs/schema.md, "type"), as its
+// family names it.
 template <class T, class B>
 void schema_type_name(B& b, std::string& s) {
-    if constexpr (std::is_same_v<T, bool> || std::is_arithmetic_v<T>) {
-        s += wire_scalar_name<T>();
-    } else if constexpr (std::is_enum_v<T>) {
-        s += "enum<";
-        s += wire_scalar_name<std::underlying_type_t<T>>();
-        s += '>';
-    } else if constexpr (std::is_pointer_v<T>) {
-        s += "pointer<";
-        schema_type_name<std::remove_cv_t<std::remove_pointer_t<T>>>(b, s);
-        s += '>';
-    } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
-        using E = array_element_t<T>;
-        s += "array<";
-        schema_type_name<E>(b, s);
-        s += ", ";
-        s += std::to_string(array_size<T>());
-        s += '>';
-    } else if constexpr (is_string<T>) {
-        s += "string";
-    } else if constexpr (is_vector<T>::value || is_optional<T>::value || is_set<T>::value) {
-        s += is_vector<T>::value ? "vector<" : is_optional<T>::value ? "optional<" : "set<";
-        schema_type_name<typename T::value_type>(b, s);
-        s += '>';
-    } else if constexpr (is_unique_ptr<T>::value) {
-        s += "unique_ptr<";
-        schema_type_name<typename T::element_type>(b, s);
-        s += '>';
-    } else if constexpr (is_map<T>::value) {
-        s += "map<";
-        schema_type_name<typename T::key_type>(b, s);
-        s += ", ";
-        schema_type_name<typename T::mapped_type>(b, s);
-        s += '>';
-    } else if constexpr (is_variant<T>::value) {
-        [&]<class... E>(std::variant<E...>*) {
-            s += "variant<";
-            bool first = true;
-            ((s += first ? "" : ", ", first = false, schema_type_name<E>(b, s)), ...);
-            s += '>';
-        }(static_cast<T*>(nullptr));
-    } else if constexpr (adl::has_serialize<measure_stream, T>) {
-        s += "user";
-        if constexpr (requires { netser_schema_tag(static_cast<const T*>(nullptr)); }) {
-            s += '<';
-            s += netser_schema_tag(static_cast<const T*>(nullptr));
-            s += '>';
-        }
-    } else if constexpr (described<T>) {
-        s += schema_struct_name<T>(b);
-    } else if constexpr (std::is_aggregate_v<T>) {
-        const void* key = &schema_type_key<T, void>;
-        if (b.is_expanding(key)) {
-            s += "recursive";
-            return;
-        }
-        b.expanding.push_back(key);
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-            s += "aggregate<";
-            bool first = true;
-            ((s += first ? "" : ", ", first = false, schema_type_name<boost::pfr::tuple_element_t<I, T>>(b, s)), ...);
-            s += '>';
-        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
-        b.expanding.pop_back();
-    } else {
-        s += "unknown";
-    }
+    family_type_name<T>(b, s, type_family_t<T>{});
 }
 
 // What an attribute's fields(v) shows, written as the attribute's JSON fields.

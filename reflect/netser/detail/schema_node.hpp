@@ -108,6 +108,8 @@ constexpr std::string_view flag_member_name(bool C::*flag) noexcept {
 struct no_schema_family {};
 template <class P, class T, class B>
 bool family_schema(B&, no_schema_family);
+template <class T, class B>
+void family_type_name(B&, std::string&, no_schema_family);
 
 /// How serialize_delta sends a changed value of a family (docs/schema.md, delta_body):
 /// its plain encoding unless the family says otherwise.

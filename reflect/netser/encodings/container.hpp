@@ -3,6 +3,7 @@
 #include <netser/attributes.hpp>
 #include <netser/bits_required.hpp>
 #include <netser/bounds.hpp>
+#include <netser/detail/schema_hasher.hpp>
 #include <netser/detail/schema_node.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/encoding.hpp>
@@ -775,6 +776,74 @@ bool family_schema(B& b, vector_encoding<Q>) {
 template <class P, class T, class B, class Q>
 bool family_schema(B& b, associative_encoding<Q>) {
     return counted_schema<P, T>(b);
+}
+
+// ---- the types on their own: schema hash tokens and type names --------------------------
+
+struct array_type_tag {}; // C arrays and std::array
+struct text_type_tag {};  // std::string
+struct vector_type_tag {};
+struct map_type_tag {};   // std::map, std::unordered_map
+struct set_type_tag {};   // std::set, std::unordered_set
+
+template <class T, class... Visiting>
+constexpr void family_hash(schema_hasher& h, array_type_tag) noexcept {
+    h.text("array");
+    h.number(array_size<T>());
+    hash_type<array_element_t<T>, Visiting...>(h);
+}
+template <class T, class... Visiting>
+constexpr void family_hash(schema_hasher& h, text_type_tag) noexcept {
+    h.text("string");
+}
+template <class T, class... Visiting>
+constexpr void family_hash(schema_hasher& h, vector_type_tag) noexcept {
+    h.text("vector");
+    hash_type<typename T::value_type, Visiting...>(h);
+}
+template <class T, class... Visiting>
+constexpr void family_hash(schema_hasher& h, map_type_tag) noexcept {
+    h.text("map");
+    hash_type<typename T::key_type, Visiting...>(h);
+    hash_type<typename T::mapped_type, Visiting...>(h);
+}
+template <class T, class... Visiting>
+constexpr void family_hash(schema_hasher& h, set_type_tag) noexcept {
+    h.text("set");
+    hash_type<typename T::key_type, Visiting...>(h);
+}
+
+template <class T, class B>
+void family_type_name(B& b, std::string& s, array_type_tag) {
+    s += "array<";
+    schema_type_name<array_element_t<T>>(b, s);
+    s += ", ";
+    s += std::to_string(array_size<T>());
+    s += '>';
+}
+template <class T, class B>
+void family_type_name(B&, std::string& s, text_type_tag) {
+    s += "string";
+}
+template <class T, class B>
+void family_type_name(B& b, std::string& s, vector_type_tag) {
+    s += "vector<";
+    schema_type_name<typename T::value_type>(b, s);
+    s += '>';
+}
+template <class T, class B>
+void family_type_name(B& b, std::string& s, map_type_tag) {
+    s += "map<";
+    schema_type_name<typename T::key_type>(b, s);
+    s += ", ";
+    schema_type_name<typename T::mapped_type>(b, s);
+    s += '>';
+}
+template <class T, class B>
+void family_type_name(B& b, std::string& s, set_type_tag) {
+    s += "set<";
+    schema_type_name<typename T::value_type>(b, s);
+    s += '>';
 }
 
 } // namespace netser::detail

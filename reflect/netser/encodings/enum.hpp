@@ -2,6 +2,7 @@
 
 #include <netser/attributes.hpp>
 #include <netser/detail/misuse.hpp>
+#include <netser/detail/schema_hasher.hpp>
 #include <netser/detail/schema_node.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/primitives.hpp>
@@ -15,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -231,6 +233,29 @@ bool family_schema(B& b, const enum_as_encoding<E, Inner>&) {
     schema_string(b, "type", wire_scalar_name<U>());
     schema_undescribed_enum<P, U>(b);
     return true;
+}
+
+// ---- the type on its own: schema hash tokens and type name -----------------------------
+
+struct enum_type_tag {};
+
+// Its underlying type, then a described enum's enumerators (name, value).
+template <class T, class... Visiting>
+constexpr void family_hash(schema_hasher& h, enum_type_tag) noexcept {
+    h.text("enum");
+    hash_type<std::underlying_type_t<T>, Visiting...>(h);
+    if constexpr (is_described_enum<T>) {
+        boost::mp11::mp_for_each<boost::describe::describe_enumerators<T>>([&](auto d) {
+            h.text(d.name);
+            h.integer(static_cast<std::underlying_type_t<T>>(d.value));
+        });
+    }
+}
+template <class T, class B>
+void family_type_name(B&, std::string& s, enum_type_tag) {
+    s += "enum<";
+    s += wire_scalar_name<std::underlying_type_t<T>>();
+    s += '>';
 }
 
 } // namespace netser::detail

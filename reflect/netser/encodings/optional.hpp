@@ -2,6 +2,7 @@
 
 #include <netser/bits_required.hpp>
 #include <netser/description.hpp>
+#include <netser/detail/schema_hasher.hpp>
 #include <netser/detail/schema_node.hpp>
 #include <netser/detail/type_traits.hpp>
 #include <netser/encoding.hpp>
@@ -11,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -272,6 +274,45 @@ bool family_schema(B& b, variant_encoding) {
     }(static_cast<T*>(nullptr));
     b.out.end_array();
     return true;
+}
+
+// ---- the types on their own: schema hash tokens and type names --------------------------
+
+struct optional_type_tag {}; // std::optional, std::unique_ptr (the same wire)
+struct variant_type_tag {};
+
+// What an optional or a unique_ptr holds.
+template <class T>
+using held_type_t = std::remove_cvref_t<decltype(*std::declval<T&>())>;
+
+template <class T, class... Visiting>
+constexpr void family_hash(schema_hasher& h, optional_type_tag) noexcept {
+    h.text("optional");
+    hash_type<held_type_t<T>, Visiting...>(h);
+}
+template <class T, class... Visiting>
+constexpr void family_hash(schema_hasher& h, variant_type_tag) noexcept {
+    []<class... E>(schema_hasher& hh, std::variant<E...>*) {
+        hh.text("variant");
+        hh.number(sizeof...(E));
+        (hash_type<E, Visiting...>(hh), ...);
+    }(h, static_cast<T*>(nullptr));
+}
+
+template <class T, class B>
+void family_type_name(B& b, std::string& s, optional_type_tag) {
+    s += is_unique_ptr<T>::value ? "unique_ptr<" : "optional<";
+    schema_type_name<held_type_t<T>>(b, s);
+    s += '>';
+}
+template <class T, class B>
+void family_type_name(B& b, std::string& s, variant_type_tag) {
+    [&]<class... E>(std::variant<E...>*) {
+        s += "variant<";
+        bool first = true;
+        ((s += first ? "" : ", ", first = false, schema_type_name<E>(b, s)), ...);
+        s += '>';
+    }(static_cast<T*>(nullptr));
 }
 
 } // namespace netser::detail

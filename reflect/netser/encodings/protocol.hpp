@@ -24,7 +24,12 @@
 //   family_schema<P, T>(builder, tag)     its node in the schema document
 //   family_delta_params<T>(ladder, tag)   (optional) the ladder fitted to codes it holds
 //
-// and states its rule (<netser/classify.hpp> orders the rules).
+// and states its rule (<netser/classify.hpp> orders the rules). For what walks a type on
+// its own, without a member's attributes, a family also has a tag per kind of type it
+// holds (scalar_type_tag, vector_type_tag...: type_family_t<T>, in classify.hpp) and
+//
+//   family_hash<T, Visiting...>(hasher, type tag)   its tokens in the schema hash
+//   family_type_name<T>(builder, text, type tag)    its name in the schema document
 //
 // The template parameters keep one meaning throughout reflect/:
 //   T        the value's type            S   the stream (write_stream, read_stream...)

@@ -3,6 +3,7 @@
 #include <netser/attributes.hpp>
 #include <netser/bits_required.hpp>
 #include <netser/detail/float_math.hpp>
+#include <netser/detail/schema_hasher.hpp>
 #include <netser/detail/schema_node.hpp>
 #include <netser/difference_ladder.hpp>
 #include <netser/encoding.hpp>
@@ -12,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view> // std::size
 #include <type_traits>
 #include <utility>
@@ -377,6 +379,24 @@ template <class P, class T, class B, class Q>
 bool family_schema(B& b, finite_encoding<Q>) {
     schema_scalar<P, T>(b);
     return true;
+}
+
+// ---- the type on its own: schema hash tokens and type name -----------------------------
+
+struct scalar_type_tag {}; // bool, integers, floats
+
+template <class T, class... Visiting>
+constexpr void family_hash(schema_hasher& h, scalar_type_tag) noexcept {
+    if constexpr (std::is_same_v<T, bool>) {
+        h.text("bool");
+    } else {
+        h.text(std::is_floating_point_v<T> ? "float" : std::is_signed_v<T> ? "int" : "uint");
+        h.number(sizeof(T) * 8);
+    }
+}
+template <class T, class B>
+void family_type_name(B&, std::string& s, scalar_type_tag) {
+    s += wire_scalar_name<T>();
 }
 
 } // namespace netser::detail

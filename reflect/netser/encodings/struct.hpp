@@ -4,6 +4,7 @@
 #include <netser/check.hpp>
 #include <netser/description.hpp>
 #include <netser/detail/recursion.hpp>
+#include <netser/detail/schema_hasher.hpp>
 #include <netser/detail/schema_node.hpp>
 #include <netser/encoding.hpp>
 #include <netser/encodings/protocol.hpp>
@@ -16,6 +17,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -1185,6 +1187,61 @@ bool family_schema(B& b, struct_encoding<Q>) {
 template <class P, class T, class B, class Q>
 bool family_schema(B& b, aggregate_encoding<Q>) {
     return inline_struct_schema<std::conditional_t<pack_of<P>::encoding_size == 0, no_attrs, P>, T>(b);
+}
+
+// ---- the types on their own: schema hash tokens and type names --------------------------
+
+struct described_type_tag {};
+struct aggregate_type_tag {};
+
+// Its name, its bases, then each member: its name, its type, its attributes (hash_pack,
+// <netser/schema_hash.hpp>). C joins the structs being visited.
+template <class C, class... Visiting>
+constexpr void family_hash(schema_hasher& h, described_type_tag) noexcept {
+    h.text("struct");
+    h.text(description_of<C>.name);
+    boost::mp11::mp_for_each<described_bases<C>>([&](auto b) {
+        h.text("base");
+        hash_type<typename decltype(b)::type, C, Visiting...>(h);
+    });
+    constexpr std::size_t n = boost::mp11::mp_size<described_members<C>>::value;
+    h.number(n);
+    boost::mp11::mp_for_each<boost::mp11::mp_iota_c<n>>([&](auto i) {
+        using D = member_at<C, decltype(i)::value>;
+        h.text(D::name);
+        hash_type<std::remove_cvref_t<decltype(std::declval<C&>().*D::pointer)>, C, Visiting...>(h);
+        hash_pack(h, member_attrs<C, decltype(i)::value>::value);
+    });
+}
+template <class T, class... Visiting>
+constexpr void family_hash(schema_hasher& h, aggregate_type_tag) noexcept {
+    h.text("aggregate");
+    []<std::size_t... I>(schema_hasher& hh, std::index_sequence<I...>) {
+        hh.number(sizeof...(I));
+        (hash_type<boost::pfr::tuple_element_t<I, T>, Visiting...>(hh), ...);
+    }(h, std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+
+template <class T, class B>
+void family_type_name(B& b, std::string& s, described_type_tag) {
+    s += schema_struct_name<T>(b);
+}
+// Its fields' types; "recursive" inside itself.
+template <class T, class B>
+void family_type_name(B& b, std::string& s, aggregate_type_tag) {
+    const void* key = &schema_type_key<T, void>;
+    if (b.is_expanding(key)) {
+        s += "recursive";
+        return;
+    }
+    b.expanding.push_back(key);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+        s += "aggregate<";
+        bool first = true;
+        ((s += first ? "" : ", ", first = false, schema_type_name<boost::pfr::tuple_element_t<I, T>>(b, s)), ...);
+        s += '>';
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+    b.expanding.pop_back();
 }
 
 } // namespace netser::detail

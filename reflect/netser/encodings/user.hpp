@@ -2,6 +2,7 @@
 
 #include <netser/bounds.hpp>
 #include <netser/detail/adl.hpp>
+#include <netser/detail/schema_hasher.hpp>
 #include <netser/detail/schema_node.hpp>
 #include <netser/encoding.hpp>
 #include <netser/encodings/protocol.hpp>
@@ -11,6 +12,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -364,6 +366,62 @@ bool family_schema(B& b, user_type_encoding) {
     if constexpr (requires { netser_wire(static_cast<const T*>(nullptr)); })
         schema_wire(b, netser_wire(static_cast<const T*>(nullptr)));
     return true;
+}
+
+// ---- the types on their own: schema hash tokens and type names --------------------------
+
+struct user_codec_type_tag {}; // a type with its own serialize
+struct pointer_type_tag {};    // a T*: only a user attribute (netser::linked) encodes one
+
+// A user codec's stated wire: each field's name, form, bits, largest code, and the
+// parameters it reads with.
+template <std::size_t N>
+constexpr void hash_wire(schema_hasher& h, const wire_layout<N>& w) noexcept {
+    h.text("wire");
+    h.number(N);
+    for (const wire_field& f : w.fields) {
+        h.text(f.name);
+        h.number(static_cast<std::uint64_t>(f.as));
+        h.number(static_cast<std::uint64_t>(f.bits));
+        h.number(f.max_code);
+        h.number(static_cast<std::uint64_t>(f.min));
+        if (f.as == wire_field::kind::quantized) {
+            h.number(std::bit_cast<std::uint32_t>(f.q.min));
+            h.number(std::bit_cast<std::uint32_t>(f.q.delta));
+        }
+    }
+}
+
+// "user", then its tag when it gives one (netser_schema_tag(const T*)), else its wire
+// when it states one (netser_wire(const T*)).
+template <class T, class... Visiting>
+constexpr void family_hash(schema_hasher& h, user_codec_type_tag) noexcept {
+    h.text("user");
+    if constexpr (requires { netser_schema_tag(static_cast<const T*>(nullptr)); })
+        h.text(netser_schema_tag(static_cast<const T*>(nullptr)));
+    else if constexpr (requires { netser_wire(static_cast<const T*>(nullptr)); })
+        hash_wire(h, netser_wire(static_cast<const T*>(nullptr)));
+}
+// A pointer has no encoding of its own (its attribute is hashed beside it).
+template <class T, class... Visiting>
+constexpr void family_hash(schema_hasher& h, pointer_type_tag) noexcept {
+    h.text("unknown");
+}
+
+template <class T, class B>
+void family_type_name(B&, std::string& s, user_codec_type_tag) {
+    s += "user";
+    if constexpr (requires { netser_schema_tag(static_cast<const T*>(nullptr)); }) {
+        s += '<';
+        s += netser_schema_tag(static_cast<const T*>(nullptr));
+        s += '>';
+    }
+}
+template <class T, class B>
+void family_type_name(B& b, std::string& s, pointer_type_tag) {
+    s += "pointer<";
+    schema_type_name<std::remove_cv_t<std::remove_pointer_t<T>>>(b, s);
+    s += '>';
 }
 
 } // namespace netser::detail
