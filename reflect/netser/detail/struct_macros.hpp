@@ -17,7 +17,9 @@
 // NETSER_STRUCT & co., and the mistakes they report by the struct's and the member's
 // names: each a static_assert whose message is "netser: Struct.member: " and the text
 // below. (A static_assert message must be a string literal, so only a macro that sees
-// both names can write it.)
+// both names can write it.) A mistake is written in this file only: its number and text,
+// its place in NETSER_DETAIL_MISUSES (the enum misuse), its check in the macro's list
+// and its line in report_unnamed.
 
 // Each mistake a member's type and attributes can make: its number (an enumerator of
 // netser::detail::misuse) and its text.
@@ -103,6 +105,47 @@
     X(variant_attribute) X(variant_alternative) X(plain_aggregate) X(no_encoding) X(delta_ladder)        \
     X(user_bits)
 #define NETSER_DETAIL_MISUSE_ENUMERATOR(kind) kind = NETSER_DETAIL_K_##kind,
+
+namespace netser::detail {
+
+// (Here, beside the texts, so that a new mistake is written in this one file.)
+enum class misuse {
+    none = 0,
+    NETSER_DETAIL_MISUSES(NETSER_DETAIL_MISUSE_ENUMERATOR)
+    broken_description, ///< an attribute of the macro did not compile: the compiler said so
+};
+
+/// The message of a mistake in a value that is not a member of a described struct.
+template <misuse K>
+constexpr bool report_unnamed() noexcept {
+    static_assert(K != misuse::only_if, "netser: " NETSER_DETAIL_TEXT_only_if);
+    static_assert(K != misuse::user_attribute, "netser: " NETSER_DETAIL_TEXT_user_attribute);
+    static_assert(K != misuse::bool_attribute, "netser: " NETSER_DETAIL_TEXT_bool_attribute);
+    static_assert(K != misuse::enum_attribute, "netser: " NETSER_DETAIL_TEXT_enum_attribute);
+    static_assert(K != misuse::enum_undescribed, "netser: " NETSER_DETAIL_TEXT_enum_undescribed);
+    static_assert(K != misuse::integer_attribute, "netser: " NETSER_DETAIL_TEXT_integer_attribute);
+    static_assert(K != misuse::range, "netser: " NETSER_DETAIL_TEXT_range);
+    static_assert(K != misuse::bits, "netser: " NETSER_DETAIL_TEXT_bits);
+    static_assert(K != misuse::common, "netser: " NETSER_DETAIL_TEXT_common);
+    static_assert(K != misuse::float_attribute, "netser: " NETSER_DETAIL_TEXT_float_attribute);
+    static_assert(K != misuse::quantize_type, "netser: " NETSER_DETAIL_TEXT_quantize_type);
+    static_assert(K != misuse::quantize, "netser: " NETSER_DETAIL_TEXT_quantize);
+    static_assert(K != misuse::long_double, "netser: " NETSER_DETAIL_TEXT_long_double);
+    static_assert(K != misuse::sparse, "netser: " NETSER_DETAIL_TEXT_sparse);
+    static_assert(K != misuse::vector_max_size, "netser: " NETSER_DETAIL_TEXT_vector_max_size);
+    static_assert(K != misuse::map_max_size, "netser: " NETSER_DETAIL_TEXT_map_max_size);
+    static_assert(K != misuse::string_max_length, "netser: " NETSER_DETAIL_TEXT_string_max_length);
+    static_assert(K != misuse::string_attribute, "netser: " NETSER_DETAIL_TEXT_string_attribute);
+    static_assert(K != misuse::variant_attribute, "netser: " NETSER_DETAIL_TEXT_variant_attribute);
+    static_assert(K != misuse::variant_alternative, "netser: " NETSER_DETAIL_TEXT_variant_alternative);
+    static_assert(K != misuse::plain_aggregate, "netser: " NETSER_DETAIL_TEXT_plain_aggregate);
+    static_assert(K != misuse::no_encoding, "netser: " NETSER_DETAIL_TEXT_no_encoding);
+    static_assert(K != misuse::delta_ladder, "netser: " NETSER_DETAIL_TEXT_delta_ladder);
+    static_assert(K != misuse::user_bits, "netser: " NETSER_DETAIL_TEXT_user_bits);
+    return true;
+}
+
+} // namespace netser::detail
 
 // One block per member I: its mistake (0: none), then a static_assert per mistake that it
 // can make: those of a bare member's type, or (with attributes) any but a plain
