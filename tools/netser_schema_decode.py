@@ -1310,65 +1310,66 @@ class Decoder:
 
     def _wire(self, r, n):
         """A codec's fields as its stated wire gives them, in order (docs/schema.md, "wire"):
-        {name: value}. A code above its field's max_code fails with out_of_range."""
+        {name: value}. A code above its field's max_code fails with out_of_range; every
+        error is at the codec's first bit."""
+        at = r.pos
         out = {}
-        for f in n["wire"]:
-            at = r.pos
-            code = r.read(integer(f["bits"]))
-            if code > integer(f["max_code"]):
-                raise DecodeError("out_of_range", at)
-            if f["as"] == "flag":
-                out[f["name"]] = code == 1
-            elif f["as"] == "integer":
-                out[f["name"]] = integer(f["min"]) + code
-            elif f["as"] == "quantized":
-                out[f["name"]] = self._quantized(code, f["quantization"])
-            else:
-                out[f["name"]] = code
+        try:
+            for f in n["wire"]:
+                code = r.read(integer(f["bits"]))
+                if code > integer(f["max_code"]):
+                    raise DecodeError("out_of_range", at)
+                if f["as"] == "flag":
+                    out[f["name"]] = code == 1
+                elif f["as"] == "integer":
+                    out[f["name"]] = integer(f["min"]) + code
+                elif f["as"] == "quantized":
+                    out[f["name"]] = self._quantized(code, f["quantization"])
+                else:
+                    out[f["name"]] = code
+        except DecodeError as e:
+            e.bit = min(e.bit, at)
+            raise
         return out
 
     def node_user_attribute(self, r, n):
         tag = n.get("tag")
-        at = r.pos
-        try:
-            if tag in _QUANTIZED_TAGS or tag in ("linked", "linked_strict") or "wire" in n:
-                if "wire" not in n:
-                    raise DecodeError("unsupported", at)
-                f = self._wire(r, n)
-            if tag in ("smallest_three", "unit_quaternion"):
-                # The rotation: `largest` rebuilt from the other three (or w from x, y, z).
-                c = [0.0] * 4
-                if tag == "smallest_three":
-                    largest = f["largest"]
-                    values = [f["a"], f["b"], f["c"]]
-                else:
-                    largest, values = 3, [f["x"], f["y"], f["z"]]
-                others = [i for i in range(4) if i != largest]
-                total = 0.0
-                for i, v in zip(others, values):
-                    c[i] = float(v)
-                    total = f32(total + f32(c[i] * c[i]))
-                self._rebuild(c, largest, total)
-                if tag == "unit_quaternion" and f["negative_w"]:
-                    c[3] = -c[3]
-                return self._components(n, c)
-            if tag == "unit_vector":
-                u, v = float(f["u"]), float(f["v"])
-                z = f32(f32(1.0 - abs(u)) - abs(v))
-                if z < 0:
-                    su = -1.0 if u < 0 else 1.0
-                    sv = -1.0 if v < 0 else 1.0
-                    u, v = f32(f32(1.0 - abs(v)) * su), f32(f32(1.0 - abs(u)) * sv)
-                length = f32(math.sqrt(f32(f32(f32(u * u) + f32(v * v)) + f32(z * z))))
-                return self._components(n, [f32(u / length), f32(v / length), f32(z / length)])
-            if tag in ("linked", "linked_strict"):
-                return None if f["id"] == 0 else f["id"]
-            if "wire" in n:
-                return f
-        except DecodeError as e:
-            e.bit = min(e.bit, at)
-            raise
-        return self._opaque(r, n)
+        # The shipped codecs state their wire; another without one is an opaque code,
+        # which can be stepped over when its width is fixed.
+        if "wire" not in n:
+            if tag in _QUANTIZED_TAGS or tag in ("linked", "linked_strict"):
+                raise DecodeError("unsupported", r.pos)
+            return self._opaque(r, n)
+        f = self._wire(r, n)
+        if tag in ("smallest_three", "unit_quaternion"):
+            # The rotation: `largest` rebuilt from the other three (or w from x, y, z).
+            c = [0.0] * 4
+            if tag == "smallest_three":
+                largest = f["largest"]
+                values = [f["a"], f["b"], f["c"]]
+            else:
+                largest, values = 3, [f["x"], f["y"], f["z"]]
+            others = [i for i in range(4) if i != largest]
+            total = 0.0
+            for i, v in zip(others, values):
+                c[i] = float(v)
+                total = f32(total + f32(c[i] * c[i]))
+            self._rebuild(c, largest, total)
+            if tag == "unit_quaternion" and f["negative_w"]:
+                c[3] = -c[3]
+            return self._components(n, c)
+        if tag == "unit_vector":
+            u, v = float(f["u"]), float(f["v"])
+            z = f32(f32(1.0 - abs(u)) - abs(v))
+            if z < 0:
+                su = -1.0 if u < 0 else 1.0
+                sv = -1.0 if v < 0 else 1.0
+                u, v = f32(f32(1.0 - abs(v)) * su), f32(f32(1.0 - abs(u)) * sv)
+            length = f32(math.sqrt(f32(f32(f32(u * u) + f32(v * v)) + f32(z * z))))
+            return self._components(n, [f32(u / length), f32(v / length), f32(z / length)])
+        if tag in ("linked", "linked_strict"):
+            return None if f["id"] == 0 else f["id"]
+        return f
 
     def _components(self, n, c):
         values = [float_value(v, "0x%08x" % int.from_bytes(struct.pack("<f", v), "little")) for v in c]
@@ -1383,14 +1384,7 @@ class Decoder:
         return {"code": r.read(bits), "bits": bits}
 
     def node_user_type(self, r, n):
-        if "wire" in n:
-            at = r.pos
-            try:
-                return self._wire(r, n)
-            except DecodeError as e:
-                e.bit = min(e.bit, at)
-                raise
-        return self._opaque(r, n)
+        return self._wire(r, n) if "wire" in n else self._opaque(r, n)
 
     def node_unknown(self, r, n):
         raise DecodeError("unsupported", r.pos)

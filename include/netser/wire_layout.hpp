@@ -18,8 +18,9 @@
 // that the codec writes in this order. A codec states it with a wire() member (a user
 // attribute) or netser_wire(const T*) (a user type); netser then knows its bits without
 // max_bits() / min_bits(), and the tools decode it field by field instead of as one
-// opaque code. It is a statement about the codec, not the codec: a test should read
-// what the codec writes through it (netser::read_wire) to keep the two in step.
+// opaque code. It is a statement about the codec, not the codec: a codec that writes its
+// codes through serialize_wire cannot disagree with it; another should be tested by
+// reading what it writes through serialize_wire.
 
 namespace netser {
 
@@ -64,9 +65,9 @@ namespace detail {
 
 // Fields of 1 to 32 bits each (a rotation's index and codes, a wire_layout's fields),
 // LSB first in order, through the stream; a read checks each against its limit (a code
-// above it fails with out_of_range). When they fit 64 bits, and a read has them all, they go in one call: the
-// same bits on the wire, and the same errors, as field by field, with one room check
-// instead of several. Else field by field, so that a truncated read fails as before at
+// above it fails with out_of_range). When they fit 64 bits, and a read has them all,
+// they go in one call: the same bits on the wire, and the same errors, as field by
+// field, with one room check instead of several. Else field by field, so that a truncated read fails as before at
 // the first field out of range or, if none, with overflow. Any failure is reported at
 // `at`, the value's first bit. (Unrolled by hand: compilers keep loops over these arrays
 // in memory.)
@@ -134,19 +135,6 @@ template <class... F>
 constexpr wire_layout<sizeof...(F)> wire(F... fields) noexcept {
     return {{fields...}};
 }
-
-namespace detail {
-
-// The most bits a user attribute states on its own: its wire's when it states one, else
-// its max_bits(); 0 when it only states them from the encoding it wraps.
-template <class U>
-constexpr std::size_t stated_max_bits(const U& u) noexcept {
-    if constexpr (requires { u.wire(); }) return u.wire().bits();
-    else if constexpr (requires { u.max_bits(); }) return u.max_bits();
-    else return 0;
-}
-
-} // namespace detail
 
 /// The codes of a codec's fields through the stream, as `layout` states them (a codec can
 /// write its wire with this, so that the two cannot disagree). A code above its field's

@@ -11,13 +11,11 @@
 #include <netser/encodings/enum.hpp>
 #include <netser/quantization.hpp>
 #include <netser/stream.hpp>
-#include <netser/wire_layout.hpp>
 
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
 #include <boost/pfr/core.hpp>
 
-#include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>

@@ -67,6 +67,14 @@ constexpr std::uint64_t low_mask(int n) noexcept {
     return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
 }
 
+/// The model's width of codes 0..span, counted bit by bit (not bits_required, which it
+/// checks): the fewest k with span < 2^k, 0 for one value.
+constexpr int width_of(std::uint64_t span) noexcept {
+    int k = 0;
+    while (k < 64 && (span >> k) != 0) ++k;
+    return k;
+}
+
 /// The oracle: the wire format of docs/wire_format.md one bit at a time, no registers, no words.
 class reference_writer {
 public:

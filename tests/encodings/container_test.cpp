@@ -584,12 +584,7 @@ namespace container_model {
 using netser::errc;
 using namespace reflect_test;
 
-// The fewest bits k with span < 2^k.
-constexpr int width_of(std::uint64_t span) {
-    int k = 0;
-    while (k < 64 && (span >> k) != 0) ++k;
-    return k;
-}
+using netser_test::width_of;
 
 struct Cargo {
     std::vector<std::uint16_t> items;    // count in width_of(6) bits, each v in width_of(500)

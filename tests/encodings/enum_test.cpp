@@ -209,12 +209,7 @@ namespace enum_model {
 using netser::errc;
 using namespace reflect_test;
 
-// The fewest bits k with span < 2^k.
-constexpr int width_of(std::uint64_t span) {
-    int k = 0;
-    while (k < 64 && (span >> k) != 0) ++k;
-    return k;
-}
+using netser_test::width_of;
 
 /// The smallest and largest enumerators of a described enum, from its description.
 template <class E>

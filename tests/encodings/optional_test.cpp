@@ -427,12 +427,7 @@ namespace optional_model {
 using netser::errc;
 using namespace reflect_test;
 
-// The fewest bits k with span < 2^k.
-constexpr int width_of(std::uint64_t span) {
-    int k = 0;
-    while (k < 64 && (span >> k) != 0) ++k;
-    return k;
-}
+using netser_test::width_of;
 
 struct Step {
     std::int8_t dx = 0; // range(-3, 3): v + 3 in width_of(6) bits

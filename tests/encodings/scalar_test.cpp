@@ -725,12 +725,7 @@ namespace scalar_model {
 using netser::errc;
 using namespace reflect_test;
 
-// The fewest bits k with span < 2^k: the width of the codes 0..span (0 for one value).
-constexpr int width_of(std::uint64_t span) {
-    int k = 0;
-    while (k < 64 && (span >> k) != 0) ++k;
-    return k;
-}
+using netser_test::width_of;
 
 struct Annotated {
     int hp = 0;              // range(-20, 80): v + 20 in width_of(100) bits

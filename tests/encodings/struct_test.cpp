@@ -911,12 +911,7 @@ namespace struct_model {
 using netser::errc;
 using namespace reflect_test;
 
-// The fewest bits k with span < 2^k.
-constexpr int width_of(std::uint64_t span) {
-    int k = 0;
-    while (k < 64 && (span >> k) != 0) ++k;
-    return k;
-}
+using netser_test::width_of;
 
 struct Base {
     std::uint8_t a = 0; // range(0, 20)

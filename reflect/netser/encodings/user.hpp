@@ -9,6 +9,7 @@
 #include <netser/stream.hpp>
 #include <netser/wire_layout.hpp>
 
+#include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstring>
@@ -61,6 +62,16 @@ template <class P, stream S, class T>
 NETSER_INLINE bool call_user_attribute(S& s, T& v) {
     if constexpr (wraps_encoding<P, T>) return P::value.user().serialize(s, v, inner_encoder<P, T>{});
     else return P::value.user().serialize(s, v);
+}
+
+// The most bits a user attribute states on its own: its wire's when it states one, else
+// its max_bits(); 0 when it only states them from the encoding it wraps. (The schema
+// hash and the attribute's entry in the schema read it from the attribute alone.)
+template <class U>
+constexpr std::size_t stated_max_bits(const U& u) noexcept {
+    if constexpr (requires { u.wire(); }) return u.wire().bits();
+    else if constexpr (requires { u.max_bits(); }) return u.max_bits();
+    else return 0;
 }
 
 // The bits a user attribute states (or its wire does); unbounded when it states none,
