@@ -311,6 +311,189 @@ def delta_smallest_three_whole(w):
         w.put(c, 9)
 
 
+# --- keyed deltas (docs/wire_format.md, "Keyed deltas") --------------------------------
+# Containers matched by key or slot. The baseline's entries are named by their place in
+# the reference order (a map's or set's: ascending key code; a keyed vector's: its own).
+
+
+def w_keyed_touched(w, base_count, touched, body):
+    """The touched entries of the baseline's base_count, in reference order: the changed
+    elements of that many (nothing when the baseline is empty); body(j) after each."""
+    if base_count:
+        w_changed_elements(w, touched, body)
+
+
+def w_keyed_map(w, new, base, code, key_plain, value_body, value_plain, max_size):
+    """A map's delta body (dicts key -> value): the touched entries by key code, each with
+    its removed bit and, when kept, the value's delta body; the added count in
+    bits_required(0, max_size) bits; the added entries, key then value, by key code."""
+    ref = sorted(base, key=code)
+
+    def body(j):
+        removed = ref[j] not in new
+        w.put(1 if removed else 0, 1)
+        if not removed:
+            value_body(new[ref[j]], base[ref[j]])
+
+    w_keyed_touched(w, len(ref), [k not in new or new[k] != base[k] for k in ref], body)
+    added = sorted((k for k in new if k not in base), key=code)
+    w_int(w, len(added), 0, max_size)
+    for k in added:
+        key_plain(k)
+        value_plain(new[k])
+
+
+def w_keyed_set(w, new, base, code, key_plain, max_size):
+    """A set's delta body: the removed keys by key code (a touched key has no body), the
+    added count, the added keys by key code."""
+    ref = sorted(base, key=code)
+    w_keyed_touched(w, len(ref), [k not in new for k in ref], lambda j: None)
+    added = sorted((k for k in new if k not in base), key=code)
+    w_int(w, len(added), 0, max_size)
+    for k in added:
+        key_plain(k)
+
+
+def patience_stays(q):
+    """Which elements keep their place: the longest increasing subsequence of the
+    kept-order places q that patience sorting finds. Each q[i] goes on the leftmost pile
+    whose top is not below it (a new pile when none is) and links to the top of the pile
+    to its left; the elements that stay are the chain of links from the last pile's top."""
+    piles, link = [], [None] * len(q)
+    for i, x in enumerate(q):
+        p = 0
+        while p < len(piles) and q[piles[p][-1]] < x:
+            p += 1
+        if p > 0:
+            link[i] = piles[p - 1][-1]
+        if p == len(piles):
+            piles.append([])
+        piles[p].append(i)
+    stays = [False] * len(q)
+    i = piles[-1][-1] if piles else None
+    while i is not None:
+        stays[i] = True
+        i = link[i]
+    return stays
+
+
+def w_keyed_vector(w, new, base, key, code, element_body, element_plain, max_size):
+    """A keyed vector's delta body (lists of elements, key(e) their key): the touched
+    baseline elements in the baseline's order (removed bit, then the element's delta
+    body); the added count and the added elements in their order in the vector; then for
+    n >= 2 elements the order: 0 (the kept order: survivors in the baseline's order, then
+    the added), or 1 and 0 (sorted by key code), or 1, 1 and the moves."""
+    new_at = {key(e): i for i, e in enumerate(new)}
+    base_keys = {key(b) for b in base}
+
+    def body(j):
+        i = new_at.get(key(base[j]))
+        w.put(1 if i is None else 0, 1)
+        if i is not None:
+            element_body(new[i], base[j])
+
+    w_keyed_touched(w, len(base), [key(b) not in new_at or new[new_at[key(b)]] != b for b in base], body)
+    added = [e for e in new if key(e) not in base_keys]
+    w_int(w, len(added), 0, max_size)
+    for e in added:
+        element_plain(e)
+    n = len(new)
+    if n < 2:
+        return
+    kept = [key(b) for b in base if key(b) in new_at] + [key(e) for e in added]
+    q = [kept.index(key(e)) for e in new]
+    if q == list(range(n)):
+        w.put(0, 1)
+        return
+    w.put(1, 1)
+    codes = [code(key(e)) for e in new]
+    if codes == sorted(codes):
+        w.put(0, 1)
+        return
+    w.put(1, 1)
+    stays = patience_stays(q)
+    w_int(w, stays.count(False), 0, n)
+    previous = -1
+    for i in range(n):
+        if not stays[i]:
+            previous = w_relative_index(w, previous, i, n)
+            w_int(w, n - 1 - q[i], 0, n - 1)
+
+
+def w_sparse_slots(w, new, base, value_body, value_plain):
+    """A sparse array's delta body: its slots as an array's changed elements, a slot
+    changed when it appeared, disappeared or its value changed; a changed slot's body is
+    its presence bit, then the value's delta body when the baseline's slot held one,
+    else its plain encoding."""
+    def body(i):
+        w.put(0 if new[i] is None else 1, 1)
+        if new[i] is not None:
+            if base[i] is not None:
+                value_body(new[i], base[i])
+            else:
+                value_plain(new[i])
+
+    w_changed_elements(w, [a != b for a, b in zip(new, base)], body)
+
+
+# The keyed golden types (tests/delta/keyed_golden_test.cpp): maps of uint16 keys (raw,
+# 16 bits) to values in range(0, 100); sets of int16 keys (raw: their code is their two's
+# complement bits); Unit {uint16 id; hp in range(0, 100)} keyed by id; a sparse array of 8
+# slots of range(0, 100); every container max_size(8) (a count of 4 bits).
+KEYED_MAX = 8
+
+
+def hp_body(w):
+    return lambda v, b: w_difference(w, v, b, 100)
+
+
+def keyed_map_example(w):
+    # {10: 51, 30: 70, 25: 5} against {10: 50, 20: 60, 30: 70}: 10 changed, 20 removed,
+    # 25 added, 30 unchanged.
+    w.put(1, 1)
+    w.put(1, 1)
+    w_keyed_map(w, {10: 51, 30: 70, 25: 5}, {10: 50, 20: 60, 30: 70}, lambda k: k, lambda k: w.put(k, 16),
+                hp_body(w), lambda v: w_int(w, v, 0, 100), KEYED_MAX)
+
+
+def keyed_set_example(w):
+    # {-2, -1, 5} against {-1, 5, 7}: the reference order is by code, 5, 7, -1 (0xFFFF);
+    # 7 removed, -2 (0xFFFE) added.
+    code = lambda k: k & 0xFFFF  # noqa: E731
+    w.put(1, 1)
+    w.put(1, 1)
+    w_keyed_set(w, {-2, -1, 5}, {-1, 5, 7}, code, lambda k: w.put(code(k), 16), KEYED_MAX)
+
+
+def unit_body(w):
+    # A Unit's delta body: id's changed bit (a key never changes), hp's changed bit and difference.
+    def body(v, b):
+        w.put(0, 1)
+        w.put(1 if v[1] != b[1] else 0, 1)
+        if v[1] != b[1]:
+            w_difference(w, v[1], b[1], 100)
+    return body
+
+
+def unit_plain(w):
+    return lambda e: (w.put(e[0], 16), w_int(w, e[1], 0, 100))
+
+
+def keyed_units(w, new, base):
+    w.put(1, 1)
+    w.put(1, 1)
+    w_keyed_vector(w, new, base, lambda e: e[0], lambda k: k, unit_body(w), unit_plain(w), KEYED_MAX)
+
+
+def sparse_slots_example(w):
+    # 8 slots: slot 3 disappears, slot 5 changes 50 -> 55, slot 6 appears (60); slot 1 stays.
+    base = [None, 10, None, 30, None, 50, None, None]
+    new = [None, 10, None, None, None, 55, 60, None]
+    w.put(1, 1)
+    w.put(1, 1)
+    w_sparse_slots(w, new, base, lambda v, b: w_difference(w, v, b, 100), lambda v: w_int(w, v, 0, 100))
+
+
 # --- the golden vectors -------------------------------------------------------
 # (name, what is written, function that writes it). Names are stable: the tests
 # and docs/wire_format.md refer to them.
@@ -464,6 +647,25 @@ VECTORS = [
     ("delta_smallest_three_to_rest", "delta of a struct of a smallest_three(9) rotation, default ladder: "
      "the identity (codes 255, 255, 255) against codes 256, 255, 250, same largest",
      delta_smallest_three_to_rest),
+    # keyed deltas: maps, sets and keyed vectors by key, sparse arrays by slot
+    ("delta_keyed_map", "delta of a struct of a map from uint16 to [0, 100], max_size 8: {10: 51, 25: 5, 30: 70} "
+     "against {10: 50, 20: 60, 30: 70} (one changed, one removed, one added)", keyed_map_example),
+    ("delta_keyed_unordered_map", "the same with an unordered_map (the same bytes: entries go by key code)",
+     keyed_map_example),
+    ("delta_keyed_map_unchanged", "delta of the map against itself", lambda w: w.put(0, 1)),
+    ("delta_keyed_set", "delta of a struct of a set of int16, max_size 8: {-2, -1, 5} against {-1, 5, 7} "
+     "(reference order by code: 5, 7, -1)", keyed_set_example),
+    ("delta_keyed_vector_spawn_order", "delta of a struct of a vector of Unit {id, hp in [0, 100]} keyed by id, max_size 8: "
+     "{1,10} {3,30} {4,40} against {1,10} {2,20} {3,30} (erase, append: order 0)",
+     lambda w: keyed_units(w, [(1, 10), (3, 30), (4, 40)], [(1, 10), (2, 20), (3, 30)])),
+    ("delta_keyed_vector_sorted", "the same type: {1,10} {2,20} {3,30} {5,50} against {1,10} {3,30} {5,50} "
+     "(kept sorted by id, an insertion in the middle: order 10)",
+     lambda w: keyed_units(w, [(1, 10), (2, 20), (3, 30), (5, 50)], [(1, 10), (3, 30), (5, 50)])),
+    ("delta_keyed_vector_swap_remove", "the same type: {1,10} {4,40} {3,30} against {1,10} {2,20} {3,30} {4,40} "
+     "(a swap-remove: order 11, one move)",
+     lambda w: keyed_units(w, [(1, 10), (4, 40), (3, 30)], [(1, 10), (2, 20), (3, 30), (4, 40)])),
+    ("delta_sparse_slots", "delta of a struct of a sparse array of 8 optional [0, 100]: slots 1 = 10, 5 = 55, "
+     "6 = 60 against 1 = 10, 3 = 30, 5 = 50 (one appears, one disappears, one changes)", sparse_slots_example),
     # a packet of many primitives (the truncation tests read every prefix of it)
     ("packet_mixed", "int -37 [-100,100]; bool true; quantized 123.45 [-1000,1000] at 0.01; "
      'bits 0x2A in 7; string "netser" max 31; float -2.5f; int -1 in the int64 range; '
@@ -760,6 +962,15 @@ TESTED_IN = [
     (r"delta_smallest_three_to_rest$", "delta/quaternion_delta_test.cpp",
      "smallest_three delta: a rotation coming to rest reads as exactly the identity"),
     (r"delta_smallest_three", "delta/quaternion_delta_test.cpp", "smallest_three delta: golden vectors"),
+    (r"delta_keyed_map", "delta/keyed_golden_test.cpp",
+     "maps and unordered maps send their changed, removed and added entries by key code"),
+    (r"delta_keyed_unordered_map$", "delta/keyed_golden_test.cpp",
+     "maps and unordered maps send their changed, removed and added entries by key code"),
+    (r"delta_keyed_set$", "delta/keyed_golden_test.cpp", "a set sends its removed and added keys by key code"),
+    (r"delta_keyed_vector_", "delta/keyed_golden_test.cpp",
+     "a keyed vector sends its entries by key, then its order: kept, sorted or moves"),
+    (r"delta_sparse_slots$", "delta/keyed_golden_test.cpp",
+     "a sparse array sends the slots that appeared, disappeared or changed"),
     (r"packet_mixed$", PRIMITIVES, "a packet of many primitives writes its golden vector and reads back"),
     (r"st\d+_identity$", QUATERNION, "smallest_three sends the identity as index 3 and three middle codes"),
     (r"st\d+_halves$", QUATERNION, "smallest_three negates a quaternion whose largest component is negative"),
@@ -1017,6 +1228,8 @@ SCHEMA_TESTS = [
      "golden", ["Sectioned"]),
     ("schema/schema_json_test.cpp", "schema_json writes enums, quantization, only_if, optionals, checks and 64-bit ranges",
      "netser::schema_hash<{}>()", ["Shot"]),
+    ("delta/keyed_golden_test.cpp", "the keyed golden types hash their containers and the keyed attribute",
+     "netser::schema_hash<{}>()", ["keyed_golden::" + n for n in ("Scores", "HashScores", "Tags", "Units", "Slots8")]),
 ]
 
 

@@ -78,7 +78,8 @@ def packet(payload_writer, protocol_id):
 
 
 # The kinds of type the fingerprint and the encodings tell apart. Optional stands for
-# std::optional and std::unique_ptr (the same wire, the same hash); Aggregate is a plain
+# std::optional and std::unique_ptr (the same wire, the same hash), Map for std::map and
+# std::unordered_map (rule 11: one hash); Aggregate is a plain
 # aggregate (Boost.PFR: fields only, default encodings); Enum a described enum, its
 # enumerators (name, value) in the order of its description.
 Int = namedtuple("Int", "signed width")
@@ -152,6 +153,11 @@ def only_if(flag):
 
 def check(name):
     return ("check", name)
+
+
+def keyed(member):
+    """netser::keyed(&T::member) on a vector of described structs."""
+    return ("keyed", member)
 
 
 SKIP, FINITE, RAW_BYTES, SPARSE = ("skip",), ("finite",), ("raw_bytes",), ("sparse",)
@@ -254,8 +260,8 @@ def hash_attributes(attrs):
                 out += real32(v) if a[1] == "float" else integer(v, True)
         elif kind in ("max_size", "max_length"):
             out += text("attr") + text(kind) + number(a[1])
-        elif kind == "only_if":
-            out += text("attr") + text("only_if") + text(a[1])
+        elif kind in ("only_if", "keyed"):  # the member the attribute names
+            out += text("attr") + text(kind) + text(a[1])
         elif kind in ("skip", "finite", "raw_bytes", "sparse"):
             out += text("attr") + text(kind)
         elif kind == "user":
@@ -405,6 +411,13 @@ SCHEMA_HASHES = dict([
     ("packet_test::Message", Variant(PT_JOIN, PT_CHAT, PT_MOVE, PT_LEAVE)),
     ("Sectioned", Struct("Sectioned", [("header", U8, [rng(0, 7)]),
                                                     ("body", U16, [check("section"), rng(0, 1000)])])),
+    # tests/delta/keyed_types.hpp: the keyed delta goldens
+    ("keyed_golden::Scores", Struct("Scores", [("m", Map(U16, U8), [max_size(8), rng(0, 100)])])),
+    ("keyed_golden::HashScores", Struct("HashScores", [("m", Map(U16, U8), [max_size(8), rng(0, 100)])])),
+    ("keyed_golden::Tags", Struct("Tags", [("s", Set(I16), [max_size(8)])])),
+    ("keyed_golden::Units", Struct("Units", [("units", Vector(Struct("Unit", [("id", U16, []), ("hp", U8, [rng(0, 100)])])),
+                                               [max_size(8), keyed("id")])])),
+    ("keyed_golden::Slots8", Struct("Slots8", [("slots", Array(8, Optional(U8)), [SPARSE, rng(0, 100)])])),
     ("Shot", Struct("Shot", [
         ("team", define_enum("red", "blue"), []),
         ("hit", BOOL, []),

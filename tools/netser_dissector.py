@@ -12,9 +12,10 @@ sent to or from it: --port for packets (write_packet), --delta-port for delta pa
 checks the CRC with the implicit protocol id, then shows every member: its path, bit
 offset and width, raw code and decoded value, and the end check. A delta packet shows
 its sequence numbers and, member by member, the changed bits, differences, codes and
-element lists, without the baseline; with it (given by --delta-baseline, the decoded
-value of a sequence number, or an earlier delta packet of the capture applied to its
-own) also every value. A packet that netser's reader would refuse is marked with expert
+element lists (sparse arrays' slots by index), without the baseline; with it (given by
+--delta-baseline, the decoded value of a sequence number, or an earlier delta packet of
+the capture applied to its own) also the entries of maps, sets and keyed vectors by key
+("id 4711: changed", "removed", "added", moves) and every value. A packet that netser's reader would refuse is marked with expert
 info (netser.bad_crc, netser.malformed: error code, bit and path); a delta packet whose
 wire needs a baseline the capture does not have gets the note netser.missing_baseline.
 The dissector never raises an error, and stops on any packet in bounded time and memory:
@@ -54,8 +55,11 @@ local f_difference = ProtoField.string("netser.difference", "Difference")
 local f_code = ProtoField.string("netser.code", "Code sent")
 local f_elements = ProtoField.string("netser.elements", "Element list")
 local f_index = ProtoField.uint32("netser.index", "Element index")
+local f_key = ProtoField.string("netser.key", "Key")
+local f_entry = ProtoField.string("netser.entry", "Entry")
+local f_order = ProtoField.string("netser.order", "Order")
 netser.fields = { f_root, f_member, f_value, f_raw, f_offset, f_width, f_crc, f_end, f_kind, f_sequence, f_baseline,
-                  f_changed, f_difference, f_code, f_elements, f_index }
+                  f_changed, f_difference, f_code, f_elements, f_index, f_key, f_entry, f_order }
 local e_malformed = ProtoExpert.new("netser.malformed", "Malformed netser packet",
                                     expert.group.MALFORMED, expert.severity.ERROR)
 local e_bad_crc = ProtoExpert.new("netser.bad_crc", "netser CRC mismatch",
@@ -353,10 +357,10 @@ function D.float(ctx, n, r, tree, label, path)
       return quantized(code, n), tostring(code), code
     elseif n.bits == 32 then
       local code = r:read(32, path)
-      return float_from_bits32(code), string.format("0x%08x", code)
+      return float_from_bits32(code), string.format("0x%08x", code), code
     end
     local lo, hi = r:read_wide(64, path)
-    return float_from_bits64(lo, hi), string.format("0x%08x%08x", hi, lo)
+    return float_from_bits64(lo, hi), string.format("0x%08x%08x", hi, lo), UInt64.new(lo, hi)
   end)
   if n.finite and (v ~= v or v == huge or v == -huge) then fail("invalid_value", at, path) end
   local hex = raw
@@ -364,6 +368,7 @@ function D.float(ctx, n, r, tree, label, path)
   local text = float_text(v, hex)
   leaf(ctx, tree, label, path, at, r.pos, text, raw)
   if n.delta_body and n.delta_body.form == "difference" then return code end
+  if n.encoding == "raw" and not n.common then return { ["$t"] = text, ["$c"] = code } end -- a key's code: its bits
   return { ["$t"] = text }
 end
 
@@ -1154,6 +1159,391 @@ function DD.vector(ctx, n, r, base, tree, label, path, at)
   return out
 end
 
+-- ---- keyed deltas (docs/schema.md, delta_body "keyed", "slots", "vector_slots") -------
+
+-- The changed ones of `count` entries (the mode bit, then a changed bit each or the
+-- indices): body(i, p, first) after each changed one's bit (first: its bit) or index,
+-- unchanged(i, p, first) for a clear bit.
+local function changed_list(ctx, r, count, tree, path, body, unchanged)
+  local at = r.pos
+  local listed = r:read(1, path) == 1
+  delta_item(ctx, tree, "elements", path .. "[*]", at, r.pos,
+             (listed and "changed ones by index" or "a changed bit each") .. " (" .. count .. " compared)",
+             { elements = listed and "indices" or "changed_bits" })
+  if not listed then
+    for i = 0, count - 1 do
+      local p = path .. "[" .. i .. "]"
+      local bat = r.pos
+      if r:read(1, p) == 1 then body(i, p, bat) else unchanged(i, p, bat) end
+    end
+    return
+  end
+  local previous = -1
+  while true do
+    local iat = r.pos
+    local current, d = relative_index(r, previous, count, path)
+    if current == count then
+      delta_item(ctx, tree, "end", path .. "[end]", iat, r.pos, "index " .. count, { index = count, raw = "d=" .. d })
+      return
+    end
+    local p = path .. "[" .. current .. "]"
+    delta_item(ctx, tree, "[" .. current .. "]", p .. "#index", iat, r.pos, "index " .. current,
+               { index = current, raw = "d=" .. d })
+    body(current, p, iat)
+    previous = current
+  end
+end
+
+-- A key's code (what the reference order sorts by): a code node's state is its code, a
+-- bool's is 0 or 1, a raw float's its bits ("$c").
+local function key_code(st, at, path)
+  if type(st) == "boolean" then return st and 1 or 0 end
+  if type(st) == "number" or type(st) == "userdata" then return st end
+  if type(st) == "table" and st["$c"] ~= nil then return st["$c"] end
+  fail("unsupported", at, path)
+end
+
+-- What tells keys apart, as the container does: the code, a float's -0 being its 0.
+local function key_identity(st, code)
+  if type(st) == "table" and st["$t"] == "-0" then return "0" end
+  return tostring(code)
+end
+
+-- An entry's item: "key 4711: changed" (a keyed vector: "id 4711"), with its key and what happened.
+local function entry_item(ctx, tree, name, key_text, path, first, last, what)
+  local text = name .. " " .. (key_text or "?")
+  local item
+  if last then
+    item = delta_item(ctx, tree, text, path, first, last, what, {})
+  else
+    item = branch(ctx, tree, text .. ": " .. what, path, first)
+  end
+  item:add(f_key, key_text or "?")
+  item:add(f_entry, what)
+  return item
+end
+
+-- The states of a container by key, in key code order.
+local function sorted_by_code(list)
+  table.sort(list, function(a, b) return a.code < b.code end)
+  return list
+end
+
+local keyed_vector
+
+-- A map's or set's delta by key, or a keyed vector's: the touched entries of the baseline
+-- in reference order (removed bit, the value's delta body), the added ones, the order.
+function DD.keyed(ctx, n, r, base, tree, label, path, at)
+  local kat = r.pos
+  local item = composite(ctx, tree, label, path, at, r, " (by key)")
+  need(base, r, path)
+  if base["$n"] > n.max_size then fail("too_large", kat, path) end
+  if n.kind == "vector" then return keyed_vector(ctx, n, r, base, item, path, kat) end
+  local is_map = n.kind == "map"
+  local key_node = is_map and n.key or n.element
+  local ref = {}
+  for i = 1, base["$n"] do
+    local e = base[i]
+    local k = is_map and e[1] or e
+    ref[i] = { code = key_code(k, kat, path), key = k, entry = e }
+  end
+  sorted_by_code(ref)
+  local function key_text(k) return state_text(key_node, k) end
+  local outcome = {} -- reference place (from 1) -> false (removed) or the new entry
+  if #ref > 0 then
+    changed_list(ctx, r, #ref, item, path, function(j, p, first)
+      local e = ref[j + 1]
+      if not is_map then -- a set's touched key is removed, and has no body
+        entry_item(ctx, item, "key", key_text(e.key), p, first, r.pos, "removed")
+        outcome[j + 1] = false
+        return
+      end
+      local rat = r.pos
+      if r:read(1, p) == 1 then
+        entry_item(ctx, item, "key", key_text(e.key), p, first, r.pos, "removed")
+        outcome[j + 1] = false
+        return
+      end
+      local sub = entry_item(ctx, item, "key", key_text(e.key), p, first, nil, "changed")
+      sub:add(f_changed, true)
+      outcome[j + 1] = { e.key, delta_body(ctx, n.value, r, e.entry[2], sub, "value", p, -1) }
+    end, function(j, p, first)
+      entry_item(ctx, item, "key", key_text(ref[j + 1].key), p, first, r.pos, "unchanged")
+    end)
+  end
+  local result, seen = {}, {}
+  for j, e in ipairs(ref) do
+    local o = outcome[j]
+    if o ~= false then
+      result[#result + 1] = { code = e.code, entry = o or e.entry }
+      seen[key_identity(e.key, e.code)] = true
+    end
+  end
+  local cat = r.pos
+  local count = count_of(ctx, n, r, path)
+  delta_item(ctx, item, "added", path .. "#added", cat, r.pos, tostring(count), { raw = tostring(count) })
+  if count > n.max_size - #result then fail("too_large", cat, path) end
+  for k = 0, count - 1 do
+    local p = path .. "[" .. k .. "]"
+    local eat = r.pos
+    local e = branch(ctx, item, "added", p, eat)
+    local ks = decode(ctx, key_node, r, e, "key", p)
+    local entry = ks
+    if is_map then entry = { ks, decode(ctx, n.value, r, e, "value", p) } end
+    local code = key_code(ks, eat, p)
+    e:set_text("key " .. (key_text(ks) or "?") .. ": added")
+    e:add(f_key, key_text(ks) or "?")
+    e:add(f_entry, "added")
+    if seen[key_identity(ks, code)] then fail("invalid_value", eat, p) end -- a key kept, or added twice
+    seen[key_identity(ks, code)] = true
+    result[#result + 1] = { code = code, entry = entry }
+  end
+  sorted_by_code(result)
+  local out = { ["$n"] = #result }
+  for i, e in ipairs(result) do out[i] = e.entry end
+  return out
+end
+
+-- The node of member `key` of a struct node.
+local function key_member(ctx, element, key, at, path)
+  element = target(ctx, element)
+  local def = element.members and element or ctx.schema.types[element.name]
+  for _, m in ipairs(def and def.members or {}) do
+    if m.name == key and m.encoding then return element, m.encoding end
+  end
+  fail("unsupported", at, path)
+end
+
+keyed_vector = function(ctx, n, r, base, item, path, kat)
+  local key = n.key
+  local element, key_node = key_member(ctx, n.element, key, kat, path)
+  local nb = base["$n"]
+  local base_codes = {}
+  for j = 1, nb do base_codes[j] = key_code(base[j][key], kat, path) end
+  local function key_text(e) return state_text(key_node, e[key]) end
+  local outcome = {} -- baseline place (from 1) -> false (removed) or the new state
+  if nb > 0 then
+    changed_list(ctx, r, nb, item, path, function(j, p, first)
+      local b = base[j + 1]
+      local rat = r.pos
+      if r:read(1, p) == 1 then
+        entry_item(ctx, item, key, key_text(b), p, first, r.pos, "removed")
+        outcome[j + 1] = false
+        return
+      end
+      local sub = entry_item(ctx, item, key, key_text(b), p, first, nil, "changed")
+      sub:add(f_changed, true)
+      local st = delta_body(ctx, element, r, b, sub, "[" .. j .. "]", p, -1)
+      local ok, code = pcall(key_code, st[key], rat, p)
+      if not ok or not (code == base_codes[j + 1]) then fail("invalid_value", rat, p) end -- a changed key
+      outcome[j + 1] = st
+    end, function(j, p, first)
+      entry_item(ctx, item, key, key_text(base[j + 1]), p, first, r.pos, "unchanged")
+    end)
+  end
+  local values, codes = {}, {}
+  for j = 1, nb do
+    local o = outcome[j]
+    if o ~= false then
+      values[#values + 1] = o or base[j]
+      codes[#codes + 1] = base_codes[j]
+    end
+  end
+  local kept = #values
+  local cat = r.pos
+  local count = count_of(ctx, n, r, path)
+  delta_item(ctx, item, "added", path .. "#added", cat, r.pos, tostring(count), { raw = tostring(count) })
+  if count > n.max_size - kept then fail("too_large", cat, path) end
+  local added_at = {}
+  for k = 0, count - 1 do
+    local i = kept + k
+    local p = path .. "[" .. i .. "]"
+    local eat = r.pos
+    added_at[k + 1] = eat
+    local e = branch(ctx, item, "added", p, eat)
+    local st = decode(ctx, element, r, e, "[" .. i .. "]", p)
+    e:set_text(key .. " " .. (key_text(st) or "?") .. ": added")
+    e:add(f_key, key_text(st) or "?")
+    e:add(f_entry, "added")
+    values[#values + 1] = st
+    codes[#codes + 1] = key_code(st[key], eat, path)
+  end
+  -- A key kept from the baseline or added twice: the first repeated code, the later of its two.
+  local by_code = {}
+  for i = 1, #values do by_code[i] = i end
+  table.sort(by_code, function(a, b) if codes[a] == codes[b] then return a < b end return codes[a] < codes[b] end)
+  for i = 2, #by_code do
+    local a, b = by_code[i - 1], by_code[i]
+    if codes[a] == codes[b] then
+      local later = math.max(a, b)
+      fail("invalid_value", later > kept and added_at[later - kept] or kat, path .. "[" .. (later - 1) .. "]")
+    end
+  end
+  local total = #values
+  local out = { ["$n"] = total }
+  if total < 2 then
+    for i = 1, total do out[i] = values[i] end
+    return out
+  end
+  -- The order: 0, the kept order; 1 0, sorted by key code; 1 1, moves.
+  local oat = r.pos
+  local moved = r:read(1, path) == 1
+  if not moved then
+    delta_item(ctx, item, "order", path .. "#order", oat, r.pos, "kept (the baseline's, then the added)",
+               { raw = "0" })
+    for i = 1, total do out[i] = values[i] end
+    item:add(f_order, "kept")
+    return out
+  end
+  local listed = r:read(1, path) == 1
+  if not listed then
+    delta_item(ctx, item, "order", path .. "#order", oat, r.pos, "sorted by " .. key, { raw = "10" })
+    item:add(f_order, "sorted")
+    for i = 1, total do by_code[i] = i end
+    table.sort(by_code, function(a, b) return codes[a] < codes[b] end)
+    for i = 1, total do out[i] = values[by_code[i]] end
+    return out
+  end
+  local m = r:read(bits_required(0, total), path)
+  delta_item(ctx, item, "order", path .. "#order", oat, r.pos, m .. " moved", { raw = "11, " .. m })
+  item:add(f_order, "moves")
+  if m > total then fail("out_of_range", oat, path) end
+  local source, taken, previous = {}, {}, -1
+  for _ = 1, m do
+    local mat = r.pos
+    local position = relative_index(r, previous, total, path)
+    local from_end = r:read(bits_required(0, total - 1), path)
+    if position >= total or from_end >= total then fail("out_of_range", mat, path) end
+    local place = total - 1 - from_end
+    if taken[place] then fail("invalid_value", mat, path) end -- a place moved twice
+    taken[place] = true
+    source[position] = place
+    entry_item(ctx, item, key, key_text(values[place + 1]), path .. "[" .. position .. "]", mat, r.pos,
+               "moved to " .. position .. " (from " .. place .. " in the kept order)")
+    previous = position
+  end
+  local nxt = 0
+  for i = 0, total - 1 do
+    if source[i] == nil then -- the elements not moved fill the rest, in the kept order
+      while taken[nxt] do nxt = nxt + 1 end
+      source[i] = nxt
+      nxt = nxt + 1
+    end
+    out[i + 1] = values[source[i] + 1]
+  end
+  return out
+end
+
+-- An empty slot (a slot's state may be false: a bool's).
+local EMPTY = setmetatable({}, { __tostring = function() return "EMPTY" end })
+
+-- A sparse slot's body: its presence bit, then the value's delta body when the baseline's
+-- slot (bst: a state, EMPTY, or MISSING) held one, else the value whole.
+local function slot_body(ctx, element, r, bst, tree, i, p, first)
+  local present = r:read(1, p) == 1
+  if not present then
+    delta_item(ctx, tree, "slot " .. i, p .. "?", first, r.pos, "changed, empty", { changed = true, raw = "0" })
+    return EMPTY
+  end
+  need(bst, r, p)
+  if bst == EMPTY then
+    local e = branch(ctx, tree, "slot " .. i .. ": changed, sent whole (the baseline's is empty)", p, first)
+    e:add(f_changed, true)
+    return decode(ctx, element, r, e, "[" .. i .. "]", p)
+  end
+  local e = branch(ctx, tree, "slot " .. i .. ": changed", p, first)
+  e:add(f_changed, true)
+  return delta_body(ctx, element, r, bst, e, "[" .. i .. "]", p, -1)
+end
+
+-- The baseline's slots by index (a sparse state keeps the slots sent): a state, or EMPTY;
+-- and a state of the slots [0, size) that `changed` (index -> state or EMPTY) does not replace.
+local function slot_states(base)
+  local have = {}
+  if base ~= MISSING then for _, s in ipairs(base["$s"]) do have[s[1]] = s[2] end end
+  return function(i)
+    if base == MISSING then return MISSING end
+    local st = have[i]
+    if st == nil then return EMPTY end
+    return st
+  end
+end
+local function merged_slots(base, changed, size)
+  local list = {}
+  if base ~= MISSING then
+    for _, s in ipairs(base["$s"]) do
+      if s[1] < size and changed[s[1]] == nil then list[#list + 1] = { s[1], s[2] } end
+    end
+  end
+  for i, st in pairs(changed) do
+    if st ~= EMPTY and i < size then list[#list + 1] = { i, st } end
+  end
+  table.sort(list, function(a, b) return a[1] < b[1] end)
+  return { ["$n"] = size, ["$s"] = list }
+end
+
+function DD.slots(ctx, n, r, base, tree, label, path, at)
+  local item = composite(ctx, tree, label, path, at, r, " (" .. n.length .. " slots)")
+  local slot = slot_states(base)
+  local changed = {}
+  changed_list(ctx, r, n.length, item, path, function(i, p, first)
+    changed[i] = slot_body(ctx, n.element, r, slot(i), item, i, p, first)
+  end, function(i, p, first)
+    local st, text = slot(i), nil
+    if st == EMPTY then text = "empty" elseif st ~= MISSING then text = state_text(n.element, st) or "present" end
+    delta_item(ctx, item, "slot " .. i, p, first, r.pos, "unchanged" .. (text and (" (" .. text .. ")") or ""),
+               { changed = false, raw = "0" })
+  end)
+  if base == MISSING then return MISSING end
+  return merged_slots(base, changed, n.length)
+end
+
+function DD.vector_slots(ctx, n, r, base, tree, label, path, at)
+  local vat = r.pos
+  local item = composite(ctx, tree, label, path, at, r, " (sparse)")
+  local same = r:read(1, path) == 1
+  local count
+  if same then
+    delta_item(ctx, item, "count", path .. "#count", vat, r.pos, "the baseline's", { raw = "1" })
+    need(base, r, path)
+    count = base["$n"]
+  else
+    local cat = r.pos
+    count = r:read(n.count_bits, path)
+    delta_item(ctx, item, "count", path .. "#count", vat, r.pos, tostring(count), { raw = tostring(count) })
+    if count > n.max_size then fail("too_large", cat, path) end
+  end
+  if count > n.max_size then fail("too_large", vat, path) end
+  if count == 0 then return { ["$n"] = 0, ["$s"] = {} } end
+  need(base, r, path)
+  -- the new slots take a presence bit each
+  if count > base["$n"] and count - base["$n"] > r:remaining() then fail("overflow", vat, path) end
+  local both = math.min(count, base["$n"])
+  local slot = slot_states(base)
+  local changed = {}
+  if both > 0 then
+    changed_list(ctx, r, both, item, path, function(i, p, first)
+      changed[i] = slot_body(ctx, n.element, r, slot(i), item, i, p, first)
+    end, function(i, p, first)
+      local st = slot(i)
+      local text = st == EMPTY and "empty" or (state_text(n.element, st) or "present")
+      delta_item(ctx, item, "slot " .. i, p, first, r.pos, "unchanged (" .. text .. ")", { changed = false, raw = "0" })
+    end)
+  end
+  for i = both, count - 1 do
+    local p = path .. "[" .. i .. "]"
+    local sat = r.pos
+    if r:read(1, p) == 1 then
+      local e = branch(ctx, item, "slot " .. i .. ": new, sent whole", p, sat)
+      changed[i] = decode(ctx, n.element, r, e, "[" .. i .. "]", p)
+    else
+      delta_item(ctx, item, "slot " .. i, p .. "?", sat, r.pos, "new, empty", { raw = "0" })
+      changed[i] = EMPTY
+    end
+  end
+  return merged_slots(base, changed, count)
+end
+
 function DD.optional(ctx, n, r, base, tree, label, path, at)
   local pat = r.pos
   local present = r:read(1, path) == 1
@@ -1431,6 +1821,10 @@ def state_lua(decoder, n, v, inline=()):
     if kind in ("int", "enum", "float") and form == "difference":
         code = decoder._code_of(n, v, 0, "")
         return f'UInt64.new("{code}")' if int(n["delta_body"]["code_bits"]) > 32 else str(code)
+    if kind == "float" and n.get("encoding") == "raw" and "common" not in n:  # its bits: a key's code
+        code = decoder._key_code(n, v, 0, "")
+        code = f'UInt64.new("{code}")' if int(n["bits"]) > 32 else str(code)
+        return "{[\"$t\"] = " + lua_string(value_text(v)) + ", [\"$c\"] = " + code + "}"
     if kind in ("int", "enum", "float"):
         return "{[\"$t\"] = " + lua_string(value_text(v)) + "}"
     if kind == "string":

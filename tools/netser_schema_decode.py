@@ -322,6 +322,7 @@ class _Shape:
                 raise SchemaError(f"{where}.common.values: expected integers or float objects")
         if "delta_body" in n:
             self.delta_body(n["delta_body"], f"{where}.delta_body")
+            self.delta_form(n, where)
         if kind == "float":
             if n["encoding"] == "quantize":
                 _keys(n, {"max_int": "nat", "min": "float", "delta": "float"}, where)
@@ -383,6 +384,23 @@ class _Shape:
             _keys(d, {"max_code": "nat", "code_bits": "bits", "rungs": "list"}, where)
             _each(d, "rungs", {"lo": "nat", "hi": "nat", "bits": "bits"}, where)
 
+    def delta_form(self, n, where):
+        """The forms by key and by slot, on the nodes they apply to (a keyed vector: with
+        the `key` member of its element struct)."""
+        form, kind = n["delta_body"]["form"], n["kind"]
+        wanted = {"keyed": ("map", "set", "vector"), "slots": ("sparse",), "vector_slots": ("sparse",)}.get(form)
+        if wanted is None:
+            return
+        container = n.get("container")
+        if kind not in wanted or (form == "slots" and container != "array") or \
+                (form == "vector_slots" and container != "vector"):
+            raise SchemaError(f"{where}.delta_body: form {form} on a {kind} node")
+        if form == "keyed" and kind == "vector":
+            _keys(n, {"key": "str"}, where)
+            element = n["element"]
+            if element["kind"] != "recursive" and _key_node(element, n["key"], self.types) is None:
+                raise SchemaError(f"{where}.key: {n['key']!r} is no member of the elements")
+
     def cycles(self):
         """Structs not `recursive` must not reach themselves: their nesting is not counted."""
         state = {}  # name -> 1 while on the path, 2 when done
@@ -403,6 +421,17 @@ class _Shape:
         for name in self.types:
             if name not in state and not self.types[name].get("recursive"):
                 visit(name, [name])
+
+
+def _key_node(element, key, types):
+    """The encoding node of member `key` of a struct node (inline, or in types), or None."""
+    if element.get("kind") != "struct":
+        return None
+    definition = element if "members" in element else types.get(element.get("name"))
+    for m in (definition or {}).get("members", ()):
+        if m.get("name") == key and "encoding" in m and not m.get("skip") and "only_if" not in m:
+            return m["encoding"]
+    return None
 
 
 def check_schema(doc):
@@ -1102,15 +1131,14 @@ class Decoder:
 
     # -- element lists: changed bits or relative indices ------------------------------
 
-    def _element_list(self, r, count, element, base, path):
-        """The `count` elements both sides have: a mode bit, then a changed bit per element
-        or the relative index of each changed one and the end index `count`."""
+    def _changed_elements(self, r, count, path, body, unchanged=None):
+        """The changed ones of `count` elements: a mode bit, then a changed bit per element
+        or the relative index of each changed one and the end index `count`. body(i, p)
+        reads element i's body (p its path) after its bit or index; unchanged(i, item)
+        may add to the change of an element's clear bit."""
         at = r.pos
         listed = self._read_at(r, 1, path) == 1
         self._change("elements", path, at, r.pos, mode="indices" if listed else "changed_bits", count=count)
-        out = [MISSING] * count
-        if base is not MISSING:
-            out = list(base[:count])
         if not listed:
             for i in range(count):
                 p = join(path, f"[{i}]")
@@ -1118,10 +1146,10 @@ class Decoder:
                 changed = self._read_at(r, 1, p) == 1
                 item = self._change("changed", p, bit, r.pos, changed=changed)
                 if changed:
-                    out[i] = self._delta_body(r, element, MISSING if base is MISSING else base[i], p)
-                elif base is not MISSING and not isinstance(base[i], (dict, list)):
-                    item["value"] = base[i]
-            return out
+                    body(i, p)
+                elif unchanged is not None:
+                    unchanged(i, item)
+            return
         previous = -1
         while True:
             bit = r.pos
@@ -1132,16 +1160,37 @@ class Decoder:
                 raise
             if current == count:
                 self._change("end", join(path, "[end]"), bit, r.pos, index=current)
-                return out
+                return
             p = join(path, f"[{current}]")
             self._change("index", p, bit, r.pos, index=current)
-            out[current] = self._delta_body(r, element, MISSING if base is MISSING else base[current], p)
+            body(current, p)
             previous = current
+
+    def _element_list(self, r, count, element, base, path, body=None):
+        """The `count` elements both sides have, as changed elements; each changed one's
+        delta body (or body(value node, baseline element, path), a slot's)."""
+        body = body or self._delta_body
+        out = [MISSING] * count
+        if base is not MISSING:
+            out = list(base[:count])
+
+        def changed(i, p):
+            out[i] = body(r, element, MISSING if base is MISSING else base[i], p)
+
+        def unchanged(i, item):
+            if base is not MISSING and not isinstance(base[i], (dict, list)):
+                item["value"] = base[i]
+
+        self._changed_elements(r, count, path, changed, unchanged)
+        return out
 
     def _delta_elements(self, r, n, base, path):
         return self._element_list(r, integer(n["length"]), n["element"], base, path)
 
-    def _delta_vector(self, r, n, base, path):
+    def _delta_vector(self, r, n, base, path, slots=False):
+        """A vector's delta body; with `slots`, a sparse vector's (docs/schema.md,
+        "vector_slots"): its slots' bodies are `_present_body`s, a new slot is its presence
+        bit and value, and new slots take at least one bit each."""
         at = r.pos
         same = self._read_at(r, 1, path) == 1
         self._change("same_count", path, at, r.pos, same_count=same)
@@ -1160,23 +1209,29 @@ class Decoder:
         if count == 0:
             return []
         self._need(base, r, path)
-        min_bits = integer(n.get("element_min_bits", 0))
+        min_bits = 1 if slots else integer(n.get("element_min_bits", 0))
         if count > len(base):  # the new elements (the baseline's are the reader's own)
             if min_bits and count - len(base) > r.remaining() // min_bits:
                 raise DecodeError("overflow", at, path)
             if not min_bits:
                 self._charge(count - len(base), at, path)
         both = min(count, len(base))
-        out = self._element_list(r, both, n["element"], base, path) if both else []
+        body = self._present_body if slots else None
+        out = self._element_list(r, both, n["element"], base, path, body) if both else []
         for i in range(both, count):
             p = join(path, f"[{i}]")
+            if slots:
+                out.append(self._present_body(r, n["element"], None, p))
+                continue
             bit = r.pos
             value = self._plain_at(r, n["element"], p)
             self._change("plain", p, bit, r.pos, value=value)
             out.append(value)
         return out
 
-    def _delta_optional(self, r, n, base, path):
+    def _present_body(self, r, value, base, path):
+        """An optional's delta body (or a sparse slot's): the presence bit; when set, the
+        value's delta body if the baseline has one, else its plain encoding."""
         at = r.pos
         present = self._read_at(r, 1, path) == 1
         self._change("present", path, at, r.pos, present=present)
@@ -1185,10 +1240,217 @@ class Decoder:
         self._need(base, r, path)
         if base is None:
             bit = r.pos
-            value = self._plain_at(r, n["value"], path)
-            self._change("plain", path, bit, r.pos, value=value)
-            return value
-        return self._delta_body(r, n["value"], base, path)
+            v = self._plain_at(r, value, path)
+            self._change("plain", path, bit, r.pos, value=v)
+            return v
+        return self._delta_body(r, value, base, path)
+
+    def _delta_optional(self, r, n, base, path):
+        return self._present_body(r, n["value"], base, path)
+
+    # -- keyed deltas: maps, sets and keyed vectors by key, sparse arrays by slot --------
+
+    def _delta_slots(self, r, n, base, path):
+        """A sparse array by slot: its slots as changed elements, each a `_present_body`."""
+        return self._element_list(r, integer(n["length"]), n["element"], base, path, self._present_body)
+
+    def _delta_vector_slots(self, r, n, base, path):
+        return self._delta_vector(r, n, base, path, slots=True)
+
+    def _key_code(self, n, v, at, path):
+        """A key's code, as the reference order sorts it: a raw float's IEEE bits, else the
+        code of its plain encoding (the error its write gives when it has none)."""
+        if n["kind"] == "float" and n["encoding"] == "raw":
+            bits = integer(n["bits"])
+            if isinstance(v, str) and v.startswith("nan("):
+                return int(v[4:-1], 16)
+            return int.from_bytes(struct.pack("<f" if bits == 32 else "<d", parse_float(v)), "little")
+        return self._code_of(n, v, at, path)
+
+    def _key_member(self, element, key, path):
+        """A keyed vector's element struct and the node of its key member."""
+        element = self._target(element)
+        node = _key_node(element, key, self.types)
+        if node is None:
+            raise SchemaError(f"{path or 'root'}: keyed on {key!r}, which is no member of its elements")
+        return element, node
+
+    def _added_count(self, r, n, kept, path):
+        """The count of added entries (after the plain count's checks): above max_size with
+        the `kept` ones, too_large at its first bit."""
+        at = r.pos
+        try:
+            count = self._count(r, n)
+        except DecodeError as e:
+            e.path = path
+            raise
+        self._change("added", path, at, r.pos, count=count)
+        if count > integer(n["max_size"]) - kept:
+            raise DecodeError("too_large", at, path)
+        return count
+
+    def _delta_keyed(self, r, n, base, path):
+        """A map, a set or a keyed vector by key (docs/schema.md, "keyed"): the touched
+        entries of the baseline in reference order, the added ones, a vector's order."""
+        at = r.pos
+        self._need(base, r, path)
+        if len(base) > integer(n["max_size"]):  # a baseline above max_size
+            raise DecodeError("too_large", at, path)
+        if n["kind"] == "vector":
+            return self._keyed_vector(r, n, base, path, at)
+        is_map = n["kind"] == "map"
+        key_node = n["key"] if is_map else n["element"]
+        codes = [self._key_code(key_node, e[0] if is_map else e, at, path) for e in base]
+        order = sorted(range(len(base)), key=lambda i: codes[i])
+        ref = [base[i] for i in order]  # the reference order: by key code
+        ref_codes = [codes[i] for i in order]
+        result = {}  # code -> entry
+
+        def key_of(e):
+            return e[0] if is_map else e
+
+        def body(j, p):
+            key = key_of(ref[j])
+            if not is_map:  # a set's touched key is removed, and has no body
+                self._change("entry", p, r.pos, r.pos, key=key, removed=True)
+                return
+            bit = r.pos
+            removed = self._read_at(r, 1, p) == 1
+            self._change("entry", p, bit, r.pos, key=key, removed=removed)
+            if not removed:
+                result[ref_codes[j]] = [key, self._delta_body(r, n["value"], ref[j][1], p)]
+
+        def unchanged(j, item):
+            item["key"] = key_of(ref[j])
+
+        touched = set()
+        if ref:
+            def track(j, p):
+                touched.add(j)
+                body(j, p)
+            self._changed_elements(r, len(ref), path, track, unchanged)
+        for j, e in enumerate(ref):
+            if j not in touched:
+                result[ref_codes[j]] = e
+        # Keys are told apart as the container does: by value (a float's -0 is its 0).
+        zero = self._key_code(key_node, 0.0, at, path) if key_node["kind"] == "float" else None
+        held = {zero if zero is not None and parse_float(key_of(e)) == 0 else c for c, e in result.items()}
+        count = self._added_count(r, n, len(result), path)
+        for k in range(count):
+            p = join(path, f"[{k}]")
+            bit = r.pos
+            key = self._plain_at(r, key_node, p)
+            entry = [key, self._plain_at(r, n["value"], p)] if is_map else key
+            self._change("plain", p, bit, r.pos, value=entry, key=key)
+            code = self._key_code(key_node, key, bit, p)
+            same = zero if zero is not None and parse_float(key) == 0 else code
+            if same in held:
+                raise DecodeError("invalid_value", bit, p)  # a key kept, or added twice
+            held.add(same)
+            result[code] = entry
+        return [result[c] for c in sorted(result)]
+
+    def _keyed_vector(self, r, n, base, path, at):
+        """A keyed vector: touched baseline elements in its order (removed bit, delta body,
+        the key unchanged), the added elements, then the order field."""
+        key = n["key"]
+        element, key_node = self._key_member(n["element"], key, path)
+        base_codes = [self._key_code(key_node, b[key], at, path) for b in base]
+        changed = {}  # j -> the new element, or None when removed
+
+        def body(j, p):
+            bit = r.pos
+            removed = self._read_at(r, 1, p) == 1
+            self._change("entry", p, bit, r.pos, key=base[j][key], removed=removed)
+            if removed:
+                changed[j] = None
+                return
+            e = self._delta_body(r, element, base[j], p)
+            try:
+                code = self._key_code(key_node, e[key], bit, p)
+            except DecodeError:
+                code = None
+            if code != base_codes[j]:  # a delta body may not change the key
+                raise DecodeError("invalid_value", bit, p)
+            changed[j] = e
+
+        def unchanged(j, item):
+            item["key"] = base[j][key]
+
+        if base:
+            self._changed_elements(r, len(base), path, body, unchanged)
+        values, codes = [], []
+        for j, b in enumerate(base):
+            e = changed.get(j, b)
+            if e is not None:
+                values.append(e)
+                codes.append(base_codes[j])
+        kept = len(values)
+        count = self._added_count(r, n, kept, path)
+        added_at = []
+        for k in range(count):
+            p = join(path, f"[{kept + k}]")
+            bit = r.pos
+            added_at.append(bit)
+            e = self._plain_at(r, element, p)
+            self._change("plain", p, bit, r.pos, value=e, key=e[key])
+            values.append(e)
+            codes.append(self._key_code(key_node, e[key], bit, path))
+        # A key kept from the baseline or added twice: the first repeated code, the later
+        # of its two elements.
+        by_code = sorted(range(len(values)), key=lambda i: (codes[i], i))
+        for a, b in zip(by_code, by_code[1:]):
+            if codes[a] == codes[b]:
+                raise DecodeError("invalid_value", added_at[b - kept] if b >= kept else at, join(path, f"[{b}]"))
+        if len(values) < 2:
+            return values
+        return self._keyed_order(r, values, codes, key, path)
+
+    def _keyed_order(self, r, values, codes, key, path):
+        """The order field of a keyed vector's n >= 2 elements (in the kept order)."""
+        n = len(values)
+        at = r.pos
+        moved = self._read_at(r, 1, path) == 1
+        if not moved:
+            self._change("order", path, at, r.pos, order="kept")
+            return values
+        listed = self._read_at(r, 1, path) == 1
+        if not listed:
+            self._change("order", path, at, r.pos, order="sorted")
+            return [values[i] for i in sorted(range(n), key=lambda i: codes[i])]
+        m = self._read_at(r, bits_required(0, n), path)
+        self._change("order", path, at, r.pos, order="moves", count=m)
+        if m > n:
+            raise DecodeError("out_of_range", at, path)
+        source, taken = [None] * n, [False] * n
+        previous = -1
+        for _ in range(m):
+            mat = r.pos
+            try:
+                target = self._relative_index(r, previous, n)
+            except DecodeError as e:
+                e.path = path
+                raise
+            from_end = self._read_at(r, bits_required(0, n - 1), path)
+            if target >= n or from_end >= n:
+                raise DecodeError("out_of_range", mat, path)
+            place = n - 1 - from_end
+            if taken[place]:
+                raise DecodeError("invalid_value", mat, path)  # a place moved twice
+            taken[place] = True
+            source[target] = place
+            self._change("move", join(path, f"[{target}]"), mat, r.pos, position=target, place=place,
+                         key=values[place][key])
+            previous = target
+        out, nxt = [], 0
+        for i in range(n):
+            if source[i] is None:  # the elements not moved fill the rest, in the kept order
+                while taken[nxt]:
+                    nxt += 1
+                source[i] = nxt
+                nxt += 1
+            out.append(values[source[i]])
+        return out
 
     def _delta_variant(self, r, n, base, path):
         at = r.pos

@@ -27,7 +27,7 @@ namespace netser {
 /// What an attribute is about; user attributes have no kind (they are codecs).
 enum class attr_kind {
     range, bits, quantize, common, max_size, max_length, only_if, skip, check, finite, raw_bytes, sparse,
-    delta_ladder, delta_whole,
+    delta_ladder, delta_whole, keyed,
 };
 
 /// Integer in [min, max]: (v - min) in bits_required(min, max) bits.
@@ -166,6 +166,21 @@ struct sparse_attr {
     constexpr void fields(V&) const {}
 };
 inline constexpr sparse_attr sparse{};
+
+/// On a std::vector<T> (T described, with max_size): its delta matches elements by the
+/// integer or enum member `key` (a unique id) instead of by position: removed keys,
+/// changed elements, added elements, then the order (encodings/keyed.hpp). The plain
+/// encoding is the vector's.
+template <class C, class M>
+struct keyed_attr {
+    static constexpr attr_kind kind = attr_kind::keyed;
+    static constexpr std::string_view name = "keyed";
+    M C::*key;
+    template <class V>
+    constexpr void fields(V& v) const { v.member("member", key); }
+};
+template <class C, class M>
+constexpr keyed_attr<C, M> keyed(M C::*key) noexcept { return {key}; }
 
 /// Delta compression (serialize_delta): the ladder of the differences of this member's
 /// codes (or of its elements'), e.g. delta_ladder(1, 16, 256): up to 4 increasing limits.

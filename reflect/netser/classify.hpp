@@ -9,6 +9,7 @@
 #include <netser/encoding.hpp>
 #include <netser/encodings/container.hpp>
 #include <netser/encodings/enum.hpp>
+#include <netser/encodings/keyed.hpp>
 #include <netser/encodings/optional.hpp>
 #include <netser/encodings/scalar.hpp>
 #include <netser/encodings/sparse.hpp>
@@ -25,7 +26,7 @@
 // Classification: which family encodes a value of type T with attributes P. Each family
 // states its own rule beside its codec (encodings/*.hpp: arithmetic_encoding_in,
 // enum_encoding_of, sparse_encoding_of, ...); this is the one place that orders them:
-// a user attribute before the type's own family, sparse before arrays, a user type's
+// a user attribute before the type's own family, keyed before vectors, sparse before arrays, a user type's
 // own serialize before its description. Then NETSER_STRUCT's per-member checks, which
 // report a mistake by the member's name.
 
@@ -72,6 +73,8 @@ constexpr auto classify() noexcept {
         return invalid_encoding<P, misuse::user_attribute>{};
     } else if constexpr (std::is_enum_v<T>) {
         return enum_encoding_of<P, T>();
+    } else if constexpr (has_attr<P, attr_kind::keyed>) {
+        return keyed_encoding_of<P, T, Shallow>();
     } else if constexpr (has_attr<P, attr_kind::sparse>) {
         return sparse_encoding_of<P, T, Shallow>();
     } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {

@@ -46,8 +46,8 @@ struct attribute_hasher {
     constexpr void number(std::string_view, std::uint64_t v) noexcept { h.number(v); }
     template <class F>
     constexpr void real(std::string_view, F v) noexcept { h.real(v); }
-    template <class C>
-    constexpr void member(std::string_view, bool C::*flag) noexcept { h.text(flag_member_name(flag)); }
+    template <class C, class M>
+    constexpr void member(std::string_view, M C::*flag) noexcept { h.text(flag_member_name(flag)); }
     template <class V>
     constexpr void values(std::string_view, const V* v, std::size_t n) noexcept {
         h.number(n);

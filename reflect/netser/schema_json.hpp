@@ -63,8 +63,8 @@ struct attribute_writer {
         b.out.key(key);
         b.out.real(v);
     }
-    template <class C>
-    void member(std::string_view key, bool C::*flag) { schema_string(b, key, flag_member_name(flag)); }
+    template <class C, class M>
+    void member(std::string_view key, M C::*flag) { schema_string(b, key, flag_member_name(flag)); }
     template <class V>
     void values(std::string_view key, const V* v, std::size_t n) {
         b.out.key(key);
@@ -180,6 +180,8 @@ void schema_delta(B& b) {
     } else if constexpr (is_fixed_width<E> && sends_difference<T, E>) {
         schema_string(b, "form", "difference");
         schema_difference(b, ladder_of<P>(), code_max<T>(encoding_v<P, T>));
+    } else if constexpr (requires { family_delta_form<T>(encoding_v<P, T>); }) {
+        schema_string(b, "form", family_delta_form<T>(encoding_v<P, T>));
     } else {
         schema_string(b, "form", schema_delta_body<E>); // a raw float's bits: plain
     }

@@ -9,6 +9,7 @@
 //   encodings/scalar.hpp     fixed-width codes (bool, integers, floats), common, finite
 //   encodings/enum.hpp       described and undescribed enums
 //   encodings/container.hpp  strings, arrays, vectors, maps and sets
+//   encodings/keyed.hpp      deltas by key: maps, sets and netser::keyed vectors
 //   encodings/optional.hpp   std::optional, std::unique_ptr, std::variant
 //   encodings/sparse.hpp     netser::sparse arrays of optionals
 //   encodings/struct.hpp     described structs (bases, members with skip / only_if /

@@ -99,6 +99,27 @@ private:
     std::vector<bool> bits_;
 };
 
+/// The oracle's relative index (docs/wire_format.md 3.2, the article's sparse array):
+/// the distance d from the previous index, for an array of `max` slots.
+inline void model_relative_index(reference_writer& w, long d, long max) {
+    const auto span_bits = [](long lo, long hi) {
+        int n = 0;
+        for (unsigned long span = static_cast<unsigned long>(hi - lo); span != 0; span >>= 1) ++n;
+        return n;
+    };
+    if (d == 1) return w.put(1, 1);
+    w.put(0, 1);
+    const long rungs[][2] = {{2, 5}, {6, 13}, {14, 29}, {30, 61}, {62, 125}};
+    for (const auto& rung : rungs) {
+        if (d <= rung[1]) {
+            w.put(1, 1);
+            return w.put(static_cast<std::uint64_t>(d - rung[0]), span_bits(rung[0], rung[1]));
+        }
+        w.put(0, 1);
+    }
+    w.put(static_cast<std::uint64_t>(d - 126), span_bits(126, max + 1));
+}
+
 /// The oracle's reader: bits [bit, bit + n) of a packet, LSB first.
 inline std::uint64_t reference_read(std::span<const std::byte> packet, std::size_t bit, int n) {
     std::uint64_t v = 0;

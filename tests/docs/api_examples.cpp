@@ -427,6 +427,55 @@ TEST_CASE("api: serialize_delta", "[api]") {
     // [api:end]
 }
 
+namespace api_docs {
+// [api:keyed-types]
+struct Projectile {
+    std::uint16_t id = 0; // the game's entity id, any 16-bit value
+    int x = 0;
+};
+NETSER_STRUCT(Projectile, id, (x, netser::range(-1000, 1000)))
+
+struct World {
+    std::vector<Projectile> shots;          // matched by id, in any order
+    std::map<std::uint16_t, Cube> cubes;    // maps and sets go by key without an attribute
+};
+NETSER_STRUCT(World, (shots, netser::max_size(256), netser::keyed(&Projectile::id)),
+              (cubes, netser::max_size(256)))
+// [api:end]
+} // namespace api_docs
+
+TEST_CASE("api: keyed deltas", "[api]") {
+    // [api:keyed]
+    World before;
+    before.shots = {{4711, 0}, {90, 10}, {12, 20}};
+    before.cubes = {{7, {7, 1}}, {300, {300, 2}}};
+    World now = before;
+    now.shots[1] = now.shots.back(); // 90 despawns: swap-remove
+    now.shots.pop_back();
+    now.shots.push_back({5, 0});     // 5 spawns
+    now.shots[0].x = 1;              // 4711 moves
+    now.cubes.erase(7);
+    now.cubes[9] = {9, 3};
+
+    std::vector<std::byte> out;
+    netser::vector_write_stream w(out);
+    REQUIRE(netser::serialize_delta(w, now, before));
+    netser::read_stream r(w.finish());
+    World got;
+    REQUIRE(netser::serialize_delta(r, got, before));
+    CHECK(got.shots.size() == 3);
+    CHECK(got.shots[1].id == 12);    // the writer's order
+    CHECK(got.shots[2].id == 5);
+    CHECK(got.cubes.count(9) == 1);
+
+    World twice = now;
+    twice.shots.push_back({5, 1}); // a key twice
+    netser::measure_stream m;
+    CHECK_FALSE(netser::serialize_delta(m, twice, before));
+    CHECK(m.error().code == netser::errc::invalid_value);
+    // [api:end]
+}
+
 TEST_CASE("api: as_received", "[api]") {
     // [api:as_received]
     Player sent{50, 1.3f, false, Weapon::none, "x"};

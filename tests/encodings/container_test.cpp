@@ -99,6 +99,12 @@ struct BigLookup {
 };
 NETSER_STRUCT(BigLookup, (table, netser::max_size(64)))
 
+struct HashTags {
+    std::unordered_set<std::uint16_t> ids;
+    bool operator==(const HashTags&) const = default;
+};
+NETSER_STRUCT(HashTags, (ids, netser::max_size(4), netser::range(0, 1000)))
+
 struct Tags {
     std::set<std::uint16_t> ids;
     bool operator==(const Tags&) const = default;
@@ -171,7 +177,8 @@ TEST_CASE("the standard holders and associative containers are recognised by mem
     CHECK_FALSE(is_map<std::set<int>>::value);
     CHECK(is_set<std::set<std::uint16_t>>::value);
     CHECK_FALSE(is_set<std::multiset<int>>::value);
-    CHECK_FALSE(is_set<std::unordered_set<int>>::value);
+    CHECK(is_set<std::unordered_set<int>>::value);
+    CHECK_FALSE(is_set<std::unordered_multiset<int>>::value);
     CHECK_FALSE(is_set<std::map<int, int>>::value);
     // The names other standard libraries give them (libstdc++'s debug mode, libc++).
     CHECK(names_std_template("std::__debug::map<int, int>", "map"));
@@ -360,6 +367,29 @@ TEST_CASE("an unordered_map round-trips and applies the attributes to its values
 }
 
 // --- set ----------------------------------------------------------------------
+
+TEST_CASE("an unordered_set sends its count, then each key with the attributes, as a set does", "[containers][set]") {
+    // count 1 in 3 bits; 1000 in 10 bits.
+    CHECK(write(HashTags{{1000}}).hex == "41 1F");
+    CHECK(write(HashTags{{1000}}).bits == 13);
+    std::mt19937 rng(35);
+    for (int i = 0; i < 200; ++i) {
+        HashTags r;
+        const std::size_t n = std::uniform_int_distribution<std::size_t>(0, 4)(rng);
+        while (r.ids.size() < n) r.ids.insert(static_cast<std::uint16_t>(std::uniform_int_distribution<int>(0, 1000)(rng)));
+        CHECK(round_trip(r) == r);
+    }
+    HashTags dup;
+    reference_writer forged; // count 2, key 500 twice
+    forged.put(2, 3);
+    forged.put(500, 10);
+    forged.put(500, 10);
+    CHECK(failure_of(read_forged(forged, dup)) == fail(errc::invalid_value, 13, "HashTags.ids[1]"));
+    reference_writer high; // 1001 is past the range
+    high.put(1, 3);
+    high.put(1001, 10);
+    CHECK(failure_of(read_forged(high, dup)).code == errc::out_of_range);
+}
 
 TEST_CASE("a set sends its count, then each key with the attributes", "[containers][set]") {
     // count 2 in 3 bits; 3 and 1000 in 10 bits each.

@@ -104,21 +104,8 @@ NETSER_STRUCT(Roster, (units, netser::sparse))
 
 // --- the model: docs/wire_format.md's ladder, one rung at a time --------------------------
 
-int span_bits(long lo, long hi) { return hi == lo ? 0 : static_cast<int>(std::bit_width(static_cast<unsigned long>(hi - lo))); }
 
-void model_index(reference_writer& w, long d, long max) {
-    if (d == 1) return w.put(1, 1);
-    w.put(0, 1);
-    const std::pair<long, long> rungs[] = {{2, 5}, {6, 13}, {14, 29}, {30, 61}, {62, 125}};
-    for (const auto& [lo, hi] : rungs) {
-        if (d <= hi) {
-            w.put(1, 1);
-            return w.put(static_cast<std::uint64_t>(d - lo), span_bits(lo, hi));
-        }
-        w.put(0, 1);
-    }
-    w.put(static_cast<std::uint64_t>(d - 126), span_bits(126, max + 1));
-}
+void model_index(reference_writer& w, long d, long max) { model_relative_index(w, d, max); }
 
 // The sparse encoding of `slots`, values in value_bits bits each.
 template <class Slots>

@@ -236,13 +236,17 @@ delta_read read_delta_fresh_and_reused(std::span<const std::byte> packet, const 
 }
 
 /// `value` changed by change(copy), as a reader holds it; false (and `out` as it was) when
-/// the changed value does not write.
+/// the changed value does not write, or cannot be a delta's baseline (a key twice in a
+/// keyed vector: delta_writable).
 template <class T, class Change>
 bool changed_value(const T& value, T& out, Change&& change) {
     T copy{};
     copy_into(value, copy);
     change(copy);
-    return received(copy, out);
+    T got{};
+    if (!received(copy, got) || !delta_writable(got)) return false;
+    out = std::move(got);
+    return true;
 }
 
 /// `value` (as a reader holds it) with one leaf changed (a bit flipped, chosen by r; skipped

@@ -26,16 +26,24 @@
 //             maps (of raw floats, of Ships), sparse arrays (of Ships, of raw floats),
 //             a vector of raw floats, an array of quantized ones, delta_ladder, delta_whole,
 //             a variant
+//   Roster    keyed deltas (docs/wire_format.md, "Keyed deltas"): a vector with
+//             netser::keyed (Crew, keyed by an id in a range, with a skip member), a map
+//             of enum keys, an unordered_map of signed keys, a set and an unordered_set
+//             of ranged keys, a sparse array and a sparse vector of Crew. The generator
+//             keeps the keys of a keyed vector unique (a delta write refuses a key twice)
+//             and draws most keys from a small pool, so unrelated values share keys
 
 #include "value_walk.hpp"
 
 #include <netser/netser.hpp>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <memory>
@@ -44,6 +52,8 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -362,10 +372,49 @@ NETSER_STRUCT(Fleet,
     focus,
     (scratch, netser::skip))
 
+/// A crew member, the element of Roster's keyed vector: its key (range(0, 999), 10 bits, so
+/// the codes 1000 to 1023 are above it), a quantized float, a raw float, an optional, and a
+/// member never sent.
+struct Crew {
+    std::uint16_t id = 0;
+    float x = 0;
+    float morale = 0;
+    std::optional<std::uint8_t> rank;
+    std::int32_t local = 0;
+};
+NETSER_STRUCT(Crew,
+    (id, netser::range(0, 999)),
+    (x, netser::quantize(-100.f, 100.f, 0.25f)),
+    morale,
+    (rank, netser::range(0, 9)),
+    (local, netser::skip))
+
+inline constexpr std::size_t crew_max = 12;
+inline constexpr std::size_t seat_slots = 40;
+
+struct Roster {
+    std::vector<Crew> crew;
+    std::map<Team, std::uint8_t> scores;
+    std::unordered_map<std::int16_t, Crew> posts;
+    std::set<std::int32_t> zones;
+    std::unordered_set<std::uint16_t> tags;
+    std::array<std::optional<Crew>, seat_slots> seats;
+    std::vector<std::optional<Crew>> bunks;
+};
+NETSER_STRUCT(Roster,
+    (crew, netser::max_size(crew_max), netser::keyed(&Crew::id)),
+    (scores, netser::max_size(3), netser::range(0, 200)),
+    (posts, netser::max_size(5)),
+    (zones, netser::max_size(6), netser::range(-500, 500)),
+    (tags, netser::max_size(20), netser::range(0, 999)),
+    (seats, netser::sparse),
+    (bunks, netser::sparse, netser::max_size(8)))
+
 // The members declared netser::skip (value_walk.hpp keeps their bits apart).
 constexpr std::array<std::string_view, 1> skipped_members(const Player*) noexcept { return {"cached"}; }
 constexpr std::array<std::string_view, 2> skipped_members(const Ship*) noexcept { return {"local", "smoothed"}; }
 constexpr std::array<std::string_view, 1> skipped_members(const Fleet*) noexcept { return {"scratch"}; }
+constexpr std::array<std::string_view, 1> skipped_members(const Crew*) noexcept { return {"local"}; }
 
 /// Whether skipped_members(C) names exactly the members C's description declares skip (one
 /// left out would be compared as a member that is sent).
@@ -399,19 +448,20 @@ struct appended<type_list<T...>, More...> {
     using type = type_list<T..., More...>;
 };
 
-/// The delta targets' types: the packet types (the same indices), then Fleet.
-using delta_types = appended<packet_types, Fleet>::type;
+/// The delta targets' types: the packet types (the same indices), then Fleet and Roster.
+using delta_types = appended<packet_types, Fleet, Roster>::type;
 inline constexpr std::size_t delta_type_count = delta_types::size;
 
 inline constexpr auto delta_type_names = [] {
     std::array<std::string_view, delta_type_count> names{};
     for (std::size_t i = 0; i < type_count; ++i) names[i] = type_names[i];
     names[type_count] = "Fleet";
+    names[type_count + 1] = "Roster";
     return names;
 }();
 
 static_assert([]<class... T>(type_list<T...>) { return (skips_listed<T>() && ...); }(delta_types{}) &&
-              skips_listed<Ship>());
+              skips_listed<Ship>() && skips_listed<Crew>());
 
 /// Calls f(std::type_identity<T>{}) for the type with this index in List (index < List::size).
 template <class List = packet_types, class F>
@@ -786,6 +836,129 @@ inline void randomize(Fleet& f, rng& r, size_mode m) {
     f.scratch = 0;
 }
 
+/// A key of Roster's containers: most from a small pool (so unrelated values share keys,
+/// and a delta between them keeps, changes and moves entries), the rest from [lo, hi].
+inline std::int64_t pooled_key(rng& r, std::int64_t pool_lo, std::int64_t pool_hi, std::int64_t lo, std::int64_t hi) {
+    return r.below(4) != 0 ? r.between(pool_lo, pool_hi) : r.between(lo, hi);
+}
+
+inline void randomize(Crew& c, rng& r, size_mode) {
+    c.id = static_cast<std::uint16_t>(pooled_key(r, 0, 23, 0, 999));
+    c.x = r.fixed(-400, 400, 2);
+    c.morale = edge_float(r);
+    if (r.coin()) c.rank = static_cast<std::uint8_t>(r.below(10));
+    else c.rank.reset();
+    c.local = 0;
+}
+
+inline Crew crew_value(rng& r, size_mode m) {
+    Crew c;
+    randomize(c, r, m);
+    return c;
+}
+
+/// Whether the vector holds Crew with an id that is not yet in it.
+inline bool has_crew_id(const std::vector<Crew>& crew, std::uint16_t id) {
+    for (const auto& c : crew)
+        if (c.id == id) return true;
+    return false;
+}
+
+/// Puts the crew in one of the orders a game keeps: as it is, sorted by id, the reverse.
+inline void reorder_crew(std::vector<Crew>& crew, rng& r) {
+    const auto by_id = [](const Crew& a, const Crew& b) { return a.id < b.id; };
+    switch (r.below(3)) {
+    case 0: break;
+    case 1: std::sort(crew.begin(), crew.end(), by_id); break;
+    default: std::sort(crew.begin(), crew.end(), [&](const Crew& a, const Crew& b) { return by_id(b, a); }); break;
+    }
+}
+
+/// Adds a crew member of an id the vector does not hold (there is always one: 1000 ids).
+inline void spawn_crew(std::vector<Crew>& crew, rng& r, size_mode m) {
+    Crew c = crew_value(r, m);
+    while (has_crew_id(crew, c.id)) c.id = static_cast<std::uint16_t>(pooled_key(r, 0, 23, 0, 999));
+    crew.push_back(c);
+}
+
+inline void randomize(Roster& v, rng& r, size_mode m) {
+    v.crew.clear();
+    for (std::size_t i = 0, n = pick_count(r, crew_max, m); i < n; ++i) spawn_crew(v.crew, r, m);
+    reorder_crew(v.crew, r);
+    v.scores.clear();
+    for (const Team t : {Team::red, Team::blue, Team::green})
+        if (r.coin()) v.scores[t] = static_cast<std::uint8_t>(r.below(201));
+    v.posts.clear();
+    for (std::size_t i = 0, n = pick_count(r, 5, m); i < n; ++i)
+        v.posts[static_cast<std::int16_t>(pooled_key(r, -4, 4, -32768, 32767))] = crew_value(r, m);
+    v.zones.clear();
+    for (std::size_t i = 0, n = pick_count(r, 6, m); i < n; ++i)
+        v.zones.insert(static_cast<std::int32_t>(pooled_key(r, -4, 4, -500, 500)));
+    v.tags.clear();
+    for (std::size_t i = 0, n = pick_count(r, 20, m); i < n; ++i)
+        v.tags.insert(static_cast<std::uint16_t>(pooled_key(r, 0, 15, 0, 999)));
+    const std::uint64_t per_256 = m == size_mode::small ? 24 : r.below(257);
+    for (auto& s : v.seats) {
+        if (r.below(256) < per_256) s = crew_value(r, m);
+        else s.reset();
+    }
+    v.bunks.resize(pick_count(r, 8, m));
+    for (auto& b : v.bunks) {
+        if (r.coin()) b = crew_value(r, m);
+        else b.reset();
+    }
+}
+
+/// What a game does to a Roster between two snapshots: some crew leave (erased in place or
+/// swap-removed), some change, some join; the order may change; entries of the maps and
+/// sets come and go, sparse slots fill and empty. A valid value stays valid.
+inline void evolve(Roster& v, rng& r, size_mode m = size_mode::small) {
+    for (std::uint64_t k = 0, leave = v.crew.empty() ? 0 : r.below(3); k < leave && !v.crew.empty(); ++k) {
+        const auto i = static_cast<std::size_t>(r.below(v.crew.size()));
+        if (r.coin()) {
+            v.crew[i] = v.crew.back();
+            v.crew.pop_back();
+        } else {
+            v.crew.erase(v.crew.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+    }
+    for (auto& c : v.crew)
+        if (r.below(3) == 0) {
+            const std::uint16_t id = c.id;
+            c = crew_value(r, m);
+            c.id = id;
+        }
+    for (std::uint64_t k = 0, join = r.below(3); k < join && v.crew.size() < crew_max; ++k) spawn_crew(v.crew, r, m);
+    if (r.below(4) == 0) reorder_crew(v.crew, r);
+    if (r.coin() && !v.scores.empty()) v.scores.erase(v.scores.begin());
+    if (r.coin()) v.scores[static_cast<Team>(r.below(3))] = static_cast<std::uint8_t>(r.below(201));
+    // The hash tables by key, not in their iteration order (the same on every host).
+    std::vector<std::int16_t> posts;
+    for (const auto& [key, c] : v.posts) posts.push_back(key);
+    std::sort(posts.begin(), posts.end());
+    if (r.coin() && !posts.empty()) {
+        v.posts.erase(posts.front());
+        posts.erase(posts.begin());
+    }
+    for (const auto key : posts)
+        if (r.below(3) == 0) v.posts[key].x = r.fixed(-400, 400, 2);
+    if (r.coin() && v.posts.size() < 5) v.posts[static_cast<std::int16_t>(r.between(-4, 4))] = crew_value(r, m);
+    if (r.coin() && !v.zones.empty()) v.zones.erase(v.zones.begin());
+    if (r.coin() && v.zones.size() < 6) v.zones.insert(static_cast<std::int32_t>(r.between(-500, 500)));
+    if (r.coin() && !v.tags.empty()) v.tags.erase(*std::min_element(v.tags.begin(), v.tags.end()));
+    if (r.coin() && v.tags.size() < 20) v.tags.insert(static_cast<std::uint16_t>(r.below(1000)));
+    for (auto& s : v.seats)
+        if (r.below(8) == 0) {
+            if (s && r.coin()) s.reset();
+            else if (s) s->x = r.fixed(-400, 400, 2);
+            else s = crew_value(r, m);
+        }
+    if (r.coin() && !v.bunks.empty()) v.bunks.pop_back();
+    if (r.coin() && v.bunks.size() < 8) v.bunks.push_back(crew_value(r, m));
+    for (auto& b : v.bunks)
+        if (r.below(4) == 0) b = crew_value(r, m);
+}
+
 /// A valid value of T from the seed (the same on every host).
 template <class T>
 T make_value(std::uint64_t seed, size_mode m = size_mode::full) {
@@ -935,6 +1108,48 @@ inline bool satisfies_declared(const Fleet& f) {
     for (auto v : f.whole)
         if (v > 1000) return false;
     return f.focus.index() == 0 || satisfies_declared(std::get<1>(f.focus));
+}
+
+inline bool satisfies_declared(const Crew& c) {
+    return c.id <= 999 && within(c.x, -100.f, 100.f) && (!c.rank || *c.rank <= 9) && c.local == 0;
+}
+
+inline bool satisfies_declared(const Roster& v) {
+    if (v.crew.size() > crew_max || v.scores.size() > 3 || v.posts.size() > 5 || v.zones.size() > 6 ||
+        v.tags.size() > 20 || v.bunks.size() > 8)
+        return false;
+    for (std::size_t i = 0; i < v.crew.size(); ++i) {
+        if (!satisfies_declared(v.crew[i])) return false;
+        for (std::size_t j = 0; j < i; ++j)
+            if (v.crew[j].id == v.crew[i].id) return false; // a delta read never gives a key twice
+    }
+    for (const auto& [team, score] : v.scores)
+        if (!declared(team) || score > 200) return false;
+    for (const auto& [key, c] : v.posts)
+        if (!satisfies_declared(c)) return false;
+    for (const auto z : v.zones)
+        if (!in_range(z, -500, 500)) return false;
+    for (const auto t : v.tags)
+        if (t > 999) return false;
+    for (const auto& s : v.seats)
+        if (s && !satisfies_declared(*s)) return false;
+    for (const auto& b : v.bunks)
+        if (b && !satisfies_declared(*b)) return false;
+    return true;
+}
+
+/// Whether a value (as a reader holds it) can be written as a delta, or be a baseline of
+/// one: no keyed vector holds a key twice. A plain read accepts that (a keyed vector's plain
+/// encoding is a vector's); a delta write refuses it with invalid_value.
+template <class T>
+bool delta_writable(const T&) {
+    return true;
+}
+inline bool delta_writable(const Roster& v) {
+    for (std::size_t i = 0; i < v.crew.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (v.crew[j].id == v.crew[i].id) return false;
+    return true;
 }
 
 inline bool satisfies_declared(const Extremes& x) {

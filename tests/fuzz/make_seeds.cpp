@@ -9,8 +9,10 @@
 // the selector, a control byte, then the plain bytes of a value and of a far baseline.
 // Raw and packet seeds are of the packet types, delta ones of delta_types. The values come
 // from fuzz_types.hpp's generator: the default value, small and full-size random values,
-// and the deepest trees a default read accepts. The output is the same on every run and
-// every host.
+// and the deepest trees a default read accepts; for a type with an evolve() (Roster, the
+// keyed deltas), also deltas of a value against its own earlier state, which keep, change,
+// remove, add and move entries, where unrelated values mostly replace them. The output is
+// the same on every run and every host.
 #include "fuzz_common.hpp"
 
 #include <cstddef>
@@ -139,6 +141,19 @@ int main(int argc, char** argv) {
             ok = emit_delta(root, index, type + "-delta-" + n, value(k + 50, size_mode::small), seed) && ok;
             ok = emit_delta_round_trip(root, index, type + "-" + n, seed, value(k, mode), value(k + 100, mode)) && ok;
             files += 2;
+            if constexpr (requires(T& t, netser_fuzz::rng& r) { netser_fuzz::evolve(t, r); }) {
+                // The small value of the seed evolved (a delta against that baseline is one
+                // a game sends); and a value whose far baseline is the value evolved.
+                netser_fuzz::rng r{static_cast<std::uint64_t>(k) + 7000};
+                T next = value(k, size_mode::small);
+                for (int ticks = 0; ticks <= k % 3; ++ticks) netser_fuzz::evolve(next, r);
+                ok = emit_delta(root, index, type + "-evolved-" + n, next, seed) && ok;
+                T far = value(k, mode);
+                const T now = far;
+                for (int ticks = 0; ticks <= k % 3; ++ticks) netser_fuzz::evolve(far, r, mode);
+                ok = emit_delta_round_trip(root, index, type + "-evolved-" + n, seed, now, far) && ok;
+                files += 2;
+            }
         }
     });
     std::printf("make_seeds: %zu files in %s\n", files, root.c_str());

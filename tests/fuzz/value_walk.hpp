@@ -1,7 +1,8 @@
 #pragma once
 
 // A walk over every value an object holds, written independently of the library
-// (Boost.Describe and Boost.PFR see the members; nothing of netser's own walk is used), and
+// (Boost.Describe and Boost.PFR see the members; nothing of netser's own walk is used;
+// unordered maps and sets in ascending key order, so equal ones walk alike), and
 // what the fuzz targets do with it: the exact bits of a value (floats by their bits, NaN
 // payloads and -0.0 included), the members declared netser::skip apart from the others;
 // one bit flipped; the skipped members filled with other data (a reused object).
@@ -11,6 +12,7 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/pfr/core.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +24,8 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
 #include <variant>
 #include <vector>
 
@@ -93,6 +97,19 @@ void walk(T& value, Leaf& leaf, Shape& shape, bool skipped = false) {
     } else if constexpr (is_a<U, std::vector> || is_a<U, std::map> || is_a<U, std::set>) {
         shape(value.size(), skipped);
         for (auto& element : value) inner(element, skipped);
+    } else if constexpr (is_a<U, std::unordered_map> || is_a<U, std::unordered_set>) {
+        // In ascending key order: the iteration order of equal tables depends on their
+        // history (insertions, bucket count), which is no part of the value.
+        shape(value.size(), skipped);
+        using E = std::remove_reference_t<decltype(*value.begin())>;
+        std::vector<E*> entries;
+        entries.reserve(value.size());
+        for (auto& element : value) entries.push_back(&element);
+        std::sort(entries.begin(), entries.end(), [](const E* a, const E* b) {
+            if constexpr (is_a<U, std::unordered_map>) return a->first < b->first;
+            else return *a < *b;
+        });
+        for (E* element : entries) inner(*element, skipped);
     } else if constexpr (is_a<U, std::pair>) {
         inner(value.first, skipped);
         inner(value.second, skipped);

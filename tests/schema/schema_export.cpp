@@ -8,9 +8,13 @@
 // (hostile ones included). It also writes the pairs of schemas that
 // tests/schema/test_diff.py compares, and a pcap file of real and hostile packets, plain
 // and delta, for the Wireshark test, among them a hostile packet whose answer is the
-// tools' own, their element budget's (also in SNode.hostile.json).
+// tools' own, their element budget's (also in SNode.hostile.json). Keyed deltas: Arena's
+// states (spawns, despawns, moves, swap-removes) and Registry's (keys of every kind of
+// code) as pairs and in the capture, and the keyed golden types of
+// tests/delta/keyed_types.hpp.
 
 #include "delta/delta_types.hpp"
+#include "delta/keyed_types.hpp"
 #include "packet/packet_types.hpp"
 #include "reflect/test_types.hpp"
 #include "schema/diff_types.hpp"
@@ -18,6 +22,7 @@
 
 #include <netser/netser.hpp>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <charconv>
@@ -223,7 +228,7 @@ void print_value(std::string& out, const T& v) {
             out += "\"}";
         }
     } else if constexpr (netser::detail::is_vector<T>::value || netser::detail::is_set<T>::value) {
-        using EP = netser::detail::without<P, netser::attr_kind::max_size>;
+        using EP = netser::detail::without<P, netser::attr_kind::max_size, netser::attr_kind::keyed>;
         out += '[';
         bool first = true;
         for (const auto& e : v) {
@@ -904,6 +909,101 @@ std::vector<schema_types::Hold> holds() {
     return out;
 }
 
+/// Arena's states, one after another: spawns and changes, despawns (erased in place), a
+/// spawn in the middle of a list kept sorted by id, a swap-remove, a reordered list with
+/// spawns and many changes, then everything despawned.
+std::vector<schema_types::Arena> arenas() {
+    using namespace schema_types;
+    std::vector<Arena> out(7);
+    Arena& a = out[0];
+    a.stores = {{1, {10, false}}, {5, {50, true}}};
+    a.scores = {{3, -5}, {9, 100}};
+    a.tags = {-1, 4, 7};
+    a.npcs = {{100, 50, true}, {200, 60, true}, {300, 70, false}};
+    a.pads[2] = Cargo{7, false};
+    a.pads[10] = Cargo{20, true};
+    a.lanes.resize(5);
+    a.lanes[1] = 9;
+    out[1] = out[0]; // spawns and changes
+    Arena& b = out[1];
+    b.stores[8] = {80, false};
+    b.stores[1].gold = 11;
+    b.scores[3] = -4;
+    b.tags.insert(-20);
+    b.npcs[1].hp = 61;
+    b.npcs.push_back({400, 40, true});
+    b.pads[10]->gold = 21;
+    b.pads[30] = Cargo{1, true};
+    b.lanes[4] = 200;
+    out[2] = out[1]; // despawns, erased in place
+    Arena& c = out[2];
+    c.stores.erase(5);
+    c.scores.erase(9);
+    c.scores[12] = 0;
+    c.tags.erase(4);
+    c.npcs.erase(c.npcs.begin() + 1);
+    c.pads[2].reset();
+    c.lanes.resize(8);
+    c.lanes[7] = 3;
+    out[3] = out[2]; // a spawn in the middle, the list sorted by id
+    Arena& d = out[3];
+    d.npcs.insert(d.npcs.begin() + 1, Npc{150, 100, true});
+    d.tags.insert(-32768);
+    d.tags.insert(32767);
+    out[4] = out[3]; // a swap-remove: the last takes the first's place
+    Arena& e = out[4];
+    e.npcs.front() = e.npcs.back();
+    e.npcs.pop_back();
+    e.npcs[1].alive = false;
+    e.lanes.resize(3);
+    out[5] = out[4]; // reordered, spawns, many changes
+    Arena& f = out[5];
+    std::reverse(f.npcs.begin(), f.npcs.end());
+    f.npcs.insert(f.npcs.begin() + 1, Npc{100000, 0, false});
+    f.npcs.push_back({7, 1, true});
+    f.npcs.push_back({8, 2, false});
+    f.stores.erase(1);
+    f.scores.erase(3);
+    for (int k = 0; k < 7; ++k) {
+        f.stores[static_cast<std::uint16_t>(k * 1000 + 2)] = {static_cast<std::uint8_t>(k * 12), k % 2 == 0};
+        f.scores[static_cast<std::uint16_t>(65535 - k)] = static_cast<std::int16_t>(k * 25 - 100);
+        f.tags.insert(static_cast<std::int16_t>(k * 5 - 20));
+    }
+    while (f.tags.size() > 8) f.tags.erase(f.tags.begin());
+    for (std::size_t i = 0; i < 40; i += 3) f.pads[i] = Cargo{static_cast<std::uint8_t>(i), i % 2 == 1};
+    f.lanes = std::vector<std::optional<std::uint8_t>>(30, std::uint8_t{5});
+    out[6] = Arena{}; // everything despawned
+    return out;
+}
+
+/// Registry's states: keys of every kind of code coming and going, bool slots flipping.
+std::vector<schema_types::Registry> registries() {
+    using namespace schema_types;
+    std::vector<Registry> out(5);
+    out[0].ammo = {{Weapon::pistol, 12}, {Weapon::rocket, 2}};
+    out[0].flags = {false};
+    out[0].marks = {{2.f, 1}, {-1.5f, 2}, {0.25f, 3}};
+    out[0].near = {-50, 0, 17};
+    out[0].lights[1] = false, out[0].lights[4] = true;
+    out[1] = out[0];
+    out[1].ammo[Weapon::pistol] = 11, out[1].ammo[Weapon::none] = 250, out[1].ammo.erase(Weapon::rocket);
+    out[1].flags = {false, true};
+    out[1].marks.erase(2.f), out[1].marks[-7.f] = 9, out[1].marks[0.25f] = 0;
+    out[1].near.erase(0), out[1].near.insert(50), out[1].near.insert(-1);
+    out[1].lights[1] = true, out[1].lights[4].reset(), out[1].lights[5] = false;
+    out[2] = out[1];
+    out[2].flags = {true};
+    out[2].marks = {{1e30f, 4}, {-0.5f, 5}, {3.f, 6}, {-7.f, 9}, {0.f, 7}, {1.f, 8}};
+    out[2].near = {-50, -49, 49, 50, 1};
+    out[2].lights = {true, false, true, false, true, false};
+    out[3] = out[2];
+    out[3].ammo.clear();
+    out[3].flags.clear();
+    out[3].lights[0].reset(), out[3].lights[3] = true;
+    out[4] = Registry{};
+    return out;
+}
+
 std::vector<packet_test::Snapshot> snapshots() {
     std::vector<packet_test::Snapshot> out;
     for (std::uint32_t seed = 1; seed <= 6; ++seed) out.push_back(packet_test::make_snapshot(seed));
@@ -1161,6 +1261,7 @@ int main(int argc, char** argv) {
     export_type(dir, "SNode", snodes(), true, std::nullopt, 40010);
     export_type(dir, "Mass", masses(), true, std::nullopt, 40011);
     export_type(dir, "Dash", dashes(), true, std::nullopt, 40012);
+    export_type(dir, "Arena", arenas());
     {
         schema_types::Links l1, l2;
         l1.home = &base;
@@ -1289,6 +1390,39 @@ int main(int argc, char** argv) {
         // Bare bodies, nothing damaged: which object an id names is the peers' business
         // (netser's reader fails an id its link_context does not know).
         export_delta(dir, "Links", all_pairs(std::vector<schema_types::Links>{l1, l2, l3}), false, false);
+        // Keyed deltas: a tick of every kind first (their hostile variants too), then each
+        // state against each (baselines of every age).
+        const auto ar = arenas();
+        std::vector<std::pair<const schema_types::Arena*, const schema_types::Arena*>> arena_pairs{
+            {&ar[1], &ar[0]}, {&ar[4], &ar[3]}, {&ar[2], &ar[1]}, {&ar[3], &ar[2]}, {&ar[5], &ar[4]}, {&ar[6], &ar[5]}};
+        for (const auto& p : all_pairs(ar)) arena_pairs.push_back(p);
+        export_delta(dir, "Arena", arena_pairs);
+        const auto rg = registries();
+        std::vector<std::pair<const schema_types::Registry*, const schema_types::Registry*>> registry_pairs{
+            {&rg[1], &rg[0]}, {&rg[2], &rg[1]}};
+        for (const auto& p : all_pairs(rg)) registry_pairs.push_back(p);
+        export_delta(dir, "Registry", registry_pairs);
+    }
+    // The keyed golden vectors of tests/delta/keyed_golden_test.cpp (and
+    // tests/schema/data/golden_deltas.json), each first, then the other way round.
+    {
+        using namespace keyed_golden;
+        const Scores sb{{{10, 50}, {20, 60}, {30, 70}}}, sn{{{10, 51}, {25, 5}, {30, 70}}};
+        export_delta(dir, "Scores", std::vector<std::pair<const Scores*, const Scores*>>{{&sn, &sb}, {&sb, &sn}, {&sb, &sb}});
+        const HashScores hb{{sb.m.begin(), sb.m.end()}}, hn{{sn.m.begin(), sn.m.end()}};
+        export_delta(dir, "HashScores", std::vector<std::pair<const HashScores*, const HashScores*>>{{&hn, &hb}, {&hb, &hn}});
+        const Tags tb{{-1, 5, 7}}, tn{{-2, -1, 5}};
+        export_delta(dir, "Tags", std::vector<std::pair<const Tags*, const Tags*>>{{&tn, &tb}, {&tb, &tn}});
+        const std::vector<Units> units{Units{{{1, 10}, {2, 20}, {3, 30}}}, Units{{{1, 10}, {3, 30}, {4, 40}}},
+                                       Units{{{1, 10}, {3, 30}, {5, 50}}}, Units{{{1, 10}, {2, 20}, {3, 30}, {5, 50}}},
+                                       Units{{{1, 10}, {2, 20}, {3, 30}, {4, 40}}}, Units{{{1, 10}, {4, 40}, {3, 30}}}};
+        export_delta(dir, "Units", std::vector<std::pair<const Units*, const Units*>>{
+                                       {&units[1], &units[0]}, {&units[5], &units[4]}, {&units[3], &units[2]},
+                                       {&units[0], &units[1]}, {&units[4], &units[5]}, {&units[2], &units[3]}});
+        Slots8 pb, pn;
+        pb.slots[1] = 10, pb.slots[3] = 30, pb.slots[5] = 50;
+        pn.slots[1] = 10, pn.slots[5] = 55, pn.slots[6] = 60;
+        export_delta(dir, "Slots8", std::vector<std::pair<const Slots8*, const Slots8*>>{{&pn, &pb}, {&pb, &pn}});
     }
 
     // Delta packets in the capture (tests/schema/test_dissector.py gives the ports).
@@ -1364,6 +1498,15 @@ int main(int argc, char** argv) {
         const auto sn = snodes();
         delta_capture(dir, "SNode", 41011, std::vector<const schema_types::SNode*>{&sn[1], &sn[0], &sn[2], &sn[1]},
                       {{1, 0}, {2, 1}, {3, 2}}, true);
+        // Entities by key: spawns, despawns, a sorted insertion, a swap-remove, a reorder.
+        const auto ar = arenas();
+        delta_capture(dir, "Arena", 41012,
+                      std::vector<const schema_types::Arena*>{&ar[0], &ar[1], &ar[2], &ar[3], &ar[4], &ar[5], &ar[6]},
+                      {{1, 0}, {2, 1}, {3, 2}, {4, 3}, {5, 4}, {6, 5}}, true);
+        const auto rg = registries();
+        delta_capture(dir, "Registry", 41013,
+                      std::vector<const schema_types::Registry*>{&rg[0], &rg[1], &rg[2], &rg[3], &rg[4]},
+                      {{1, 0}, {2, 1}, {3, 2}, {4, 3}}, true);
     }
 
     hostile_capture(40003, players().front());

@@ -7,7 +7,8 @@
 // flag, a struct whose attributes replace its members', plain aggregates, recursive
 // types (one through a sparse vector), two structs under one name, a user type and a
 // user attribute, each once opaque and once stating its wire; the delta attributes on every kind of member they apply to; names
-// outside ASCII.
+// outside ASCII; the keyed deltas (maps, an unordered map, a set, a keyed vector, sparse
+// slots) in Arena, keys of every kind of code in Registry.
 
 #include <netser/netser.hpp>
 
@@ -22,6 +23,8 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <variant>
 #include <vector>
 
@@ -306,5 +309,47 @@ NETSER_STRUCT(Tuned,
     (cargo, netser::delta_whole),
     (other, netser::delta_ladder(5)),
     (weapon, netser::delta_ladder(1)))
+
+/// Keyed deltas: entities in maps, an unordered map, a set of signed keys (their codes
+/// order them: -1 is 0xFFFF), a vector keyed by id, a sparse array and a sparse vector.
+struct Npc {
+    std::uint32_t id = 0;
+    std::uint8_t hp = 0;
+    bool alive = true;
+};
+NETSER_STRUCT(Npc, (id, netser::range(0u, 100000u)), (hp, netser::range(0, 100)), alive)
+
+struct Arena {
+    std::map<std::uint16_t, Cargo> stores;
+    std::unordered_map<std::uint16_t, std::int16_t> scores;
+    std::set<std::int16_t> tags;
+    std::vector<Npc> npcs;
+    std::array<std::optional<Cargo>, 40> pads;
+    std::vector<std::optional<std::uint8_t>> lanes;
+};
+NETSER_STRUCT(Arena,
+    (stores, netser::max_size(8)),
+    (scores, netser::max_size(8), netser::range(-100, 100)),
+    (tags, netser::max_size(8)),
+    (npcs, netser::max_size(20), netser::keyed(&Npc::id)),
+    (pads, netser::sparse),
+    (lanes, netser::sparse, netser::max_size(30), netser::range(0, 200)))
+
+/// Keyed deltas over keys of every kind of code: a described enum's (value - smallest),
+/// a bool's, a raw float's bits (-1.5 sorts after 2), a signed range's (value - min) in
+/// an unordered set; and slots of bools (a slot whose value is false).
+struct Registry {
+    std::map<Weapon, std::uint8_t> ammo;
+    std::set<bool> flags;
+    std::map<float, std::uint8_t> marks;
+    std::unordered_set<std::int32_t> near;
+    std::array<std::optional<bool>, 6> lights;
+};
+NETSER_STRUCT(Registry,
+    (ammo, netser::max_size(4), netser::range(0, 250)),
+    (flags, netser::max_size(2)),
+    (marks, netser::max_size(6), netser::range(0, 9)),
+    (near, netser::max_size(5), netser::range(-50, 50)),
+    (lights, netser::sparse))
 
 } // namespace schema_types

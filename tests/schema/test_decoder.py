@@ -16,8 +16,11 @@ them. Given the baseline, the decoder must agree exactly; without it, it may sto
 missing_baseline where the wire depends on the baseline, and must otherwise agree (an
 error it finds is netser's, unless netser failed earlier on a check that needs the
 baseline). tests/schema/data/golden_deltas.json, written by hand from the golden
-vectors of tests/delta/delta_golden_test.cpp and docs/wire_format.md ("Delta"), also
-fixes the changes (changed bits, differences, element lists) the decoder reports.
+vectors of tests/delta/delta_golden_test.cpp and tests/delta/keyed_golden_test.cpp and
+docs/wire_format.md ("Delta", "Keyed deltas"; forged keys, counts and moves too), also
+fixes the changes (changed bits, differences, element lists, entries by key, the order of
+a keyed vector) the decoder reports. Values are compared with their sets and maps sorted
+by key (an unordered map's own order is its buckets').
 
 Hostile input the tools must stop on in bounded time and memory: schema_export's
 SNode.hostile.json, a 1198-byte packet of a recursive sparse vector nested to the
@@ -146,8 +149,10 @@ def agrees(got, expect, schema):
     if got["ok"] != expect["ok"]:
         return False
     if got["ok"]:
+        # Both sorted: an unordered map's or set's own order is its buckets'.
         got_value = ordered(schema["root"], got["value"], schema["types"])
-        return same(got_value, expect["value"]) and ("bits" not in expect or got["bits"] == expect["bits"])
+        expect_value = ordered(schema["root"], expect["value"], schema["types"])
+        return same(got_value, expect_value) and ("bits" not in expect or got["bits"] == expect["bits"])
     return got["error"] == expect["error"] and got["bit"] == expect["bit"] and got["path"] == expected_path(expect, schema)
 
 
@@ -197,7 +202,8 @@ def change_tuple(item):
     """A change as golden_deltas.json writes it: [path, field, detail]."""
     detail = {"changed": "changed", "difference": "difference", "code": "code", "elements": "mode",
               "index": "index", "end": "index", "same_count": "same_count", "count": "count",
-              "present": "present", "alternative": "alternative", "plain": "value"}.get(item["field"])
+              "present": "present", "alternative": "alternative", "plain": "value", "entry": "removed",
+              "added": "count", "order": "order", "move": "place"}.get(item["field"])
     return [item["path"], item["field"], item.get(detail) if detail else None]
 
 

@@ -25,6 +25,15 @@ needs the baseline. The changes it shows (differences, codes, flips) must be tho
 reference decoder (tools/netser_schema_decode.py, itself checked against netser) reads,
 and every delta packet netser refuses must be flagged with the error the reference
 decoder finds with what the dissector has (a header alone: overflow at bit 64).
+
+Keyed deltas (port 41012, Arena: spawns, despawns, a sorted insertion, a swap-remove, a
+reorder; port 41013, Registry: keys of every kind of code, bool slots): the entries the dissector shows by key (netser.key, netser.entry: changed,
+removed, unchanged, added, moved) must be those the reference decoder reads, and the
+applied maps and sets are shown in key code order. Then the hostile delta packets of the
+schemas whose deltas go by key or by slot (schema_export's flips and cuts, and the
+forged ones of tests/schema/data/golden_deltas.json) are dissected in a second capture,
+each pair on a port that starts from its baseline: every verdict must be the reference
+decoder's.
 """
 import json
 import os
@@ -49,7 +58,8 @@ PORTS = {40001: "Ping", 40002: "Message", 40003: "Player", 40004: "Snapshot", 40
 # Delta ports: the schema, and whether the dissector is given sequence 0's value.
 DELTA_PORTS = {41001: ("Codes40", False), 41002: ("Player", True), 41003: ("Kitchen", True), 41004: ("Tuned", True),
                41005: ("Snapshot", True), 41006: ("Mover", True), 41007: ("Message", True), 41008: ("Tree", True),
-               41009: ("Rotations", True), 41010: ("Mass", True), 41011: ("SNode", True)}
+               41009: ("Rotations", True), 41010: ("Mass", True), 41011: ("SNode", True), 41012: ("Arena", True),
+               41013: ("Registry", True)}
 
 
 MAX_TSHARK_MB = 1024  # tshark itself takes 160 MB
@@ -123,6 +133,78 @@ def error_path(path, schema, alternatives):
         if path == v or path.startswith(v + ".") or path.startswith(v + "["):
             path = (alt + path[len(v):]) if alt else path[len(v):].lstrip(".")
     return path
+
+
+def keyed_entries(tree):
+    """(path, key, what) of every entry the dissector shows by key (netser.key): changed,
+    removed, unchanged, added, moved."""
+    out = []
+    if isinstance(tree, list):
+        for i, (k, v) in enumerate(tree):
+            if k == "netser.member_tree" and i > 0 and tree[i - 1][0] == "netser.member":
+                keys = [x for kk, x in v if kk == "netser.key"]
+                entries = [x for kk, x in v if kk == "netser.entry"]
+                if keys and entries:
+                    out.append((tree[i - 1][1], keys[0], entries[0].split(" ")[0]))
+            out.extend(keyed_entries(v))
+    return out
+
+
+def decoder_entries(changes):
+    """The reference decoder's entries by key, as the dissector shows them."""
+    out = []
+    for c in changes:
+        if "key" not in c:
+            continue
+        what = {"entry": "removed" if c.get("removed") else "changed", "changed": "unchanged", "plain": "added",
+                "move": "moved"}[c["field"]]
+        out.append((c["path"], value_text(c["key"]), what))
+    return out
+
+
+def value_text(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return "%.17g" % v
+    return str(v)
+
+
+def by_key_code(node, v, decoder, inline=()):
+    """v with the maps and sets whose delta goes by key in key code order: the order the
+    dissector shows an applied delta's entries in (docs/schema.md, "keyed")."""
+    kind = node["kind"]
+    if v is None:
+        return v
+    if kind == "recursive":
+        return by_key_code(inline[-1 - node["depth"]], v, decoder, inline)
+    if kind in ("set", "map"):
+        inner = node["element"] if kind == "set" else node["key"]
+        items = [by_key_code(inner, x, decoder, inline) if kind == "set" else
+                 [x[0], by_key_code(node["value"], x[1], decoder, inline)] for x in v]
+        if node.get("delta_body", {}).get("form") == "keyed":
+            items.sort(key=lambda x: decoder._key_code(inner, x[0] if kind == "map" else x, 0, ""))
+        return items
+    if kind in ("array", "vector", "sparse"):
+        return [by_key_code(node["element"], x, decoder, inline) for x in v]
+    if kind == "optional":
+        return by_key_code(node["value"], v, decoder, inline)
+    if kind == "variant":
+        alt = node["alternatives"][v["index"]]
+        return dict(v, value=by_key_code(alt["encoding"], v["value"], decoder, inline))
+    if kind == "aggregate":
+        return {f["name"]: by_key_code(f["encoding"], v[f["name"]], decoder, inline + (node,)) for f in node["fields"]}
+    if kind == "struct":
+        definition = node if "members" in node else decoder.types[node["name"]]
+        inline = inline + (node,) if "members" in node else inline
+        out = dict(v)
+        for base in definition["bases"]:
+            out.update(by_key_code(base, v, decoder, inline))
+        for m in definition["members"]:
+            if m["name"] in v and "encoding" in m:
+                out[m["name"]] = by_key_code(m["encoding"], v[m["name"]], decoder, inline)
+        return out
+    return v
 
 
 def decoder_changes(changes):
@@ -238,6 +320,14 @@ def check_delta_frame(number, want, layers, layer, malformed, out_dir, known, co
         failures += 1
         print(f"frame {number}: the dissector shows the changes {shown_changes[:6]}..., "
               f"the reference decoder reads {want_changes[:6]}...")
+    # Entries by key (keyed deltas): each shown with its key, as the reference decoder reads it.
+    shown_entries = sorted((error_path(path, schema, alternatives), key, what) for path, key, what in keyed_entries(layer))
+    want_entries = sorted(decoder_entries(decoder.changes))
+    counts["entries by key"] += len(want_entries)
+    if shown_entries != want_entries:
+        failures += 1
+        print(f"frame {number}: the dissector shows the entries {shown_entries[:8]}..., "
+              f"the reference decoder reads {want_entries[:8]}...")
     if base is dec.MISSING or not expect["ok"]:
         counts["missing baseline" if stopped else "changes only"] += 1
         if stopped and not missing_note:
@@ -251,7 +341,7 @@ def check_delta_frame(number, want, layers, layer, malformed, out_dir, known, co
     known[port][header["sequence"]] = expect["value"]
     shown = dict(members(layer))
     leaves = {}
-    flatten(expect["value"], schema["root_name"] or "root", leaves)
+    flatten(by_key_code(schema["root"], expect["value"], decoder), schema["root_name"] or "root", leaves)
     for path, value in leaves.items():
         if path not in shown:
             failures += 1
@@ -259,6 +349,120 @@ def check_delta_frame(number, want, layers, layer, malformed, out_dir, known, co
         elif not same_leaf(value, shown[path]):
             failures += 1
             print(f"frame {number}: {path}: dissector shows {shown[path]!r}, netser read {value!r}")
+    return failures
+
+
+# Schemas whose deltas go by key or by slot: their hostile delta packets (flips, cuts, a
+# byte appended, a bad CRC, a plain packet) are dissected too, each pair's on a port of its
+# own that starts from the pair's baseline.
+KEYED_SCHEMAS = ("Arena", "Registry", "Units", "Scores", "HashScores", "Tags", "Slots8", "Kitchen", "Slots", "SNode")
+
+
+def write_pcap(path, datagrams):
+    """datagrams: (port, bytes), as schema_export writes them (Ethernet, IPv4, UDP)."""
+    out = bytearray(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    for k, (port, data) in enumerate(datagrams):
+        udp = struct.pack(">HHHH", 50000, port, 8 + len(data), 0) + data
+        ip = bytearray(struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0x4000, 64, 17, 0,
+                                   bytes([127, 0, 0, 1]), bytes([127, 0, 0, 1])))
+        total = sum(struct.unpack(">10H", bytes(ip)))
+        while total >> 16:
+            total = (total & 0xFFFF) + (total >> 16)
+        ip[10:12] = struct.pack(">H", ~total & 0xFFFF)
+        frame = bytes([2] * 6 + [4] * 6) + b"\x08\x00" + bytes(ip) + udp
+        out += struct.pack("<IIII", 1700000000 + k, 0, len(frame), len(frame)) + frame
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+def check_hostile_deltas(out_dir, tshark):
+    """The hostile delta packets of KEYED_SCHEMAS (schema_export's <name>.delta.json): the
+    dissector must flag each with the error the reference decoder finds with the baselines
+    the dissector has (its port's first, then what it applied), read the others without
+    a flag, and note a missing baseline. The number of failures."""
+    frames, args, port = [], [sys.executable, TOOL, "-o", os.path.join(out_dir, "netser_hostile.lua")], 43000
+    for name in KEYED_SCHEMAS:
+        with open(os.path.join(out_dir, name + ".delta.json"), encoding="utf-8") as f:
+            cases = json.load(f)["cases"]
+        schema_file = os.path.join(out_dir, name + ".schema.json")
+        for i in (0, 1):
+            mine = [c for c in cases if c["mode"] == "delta_packet" and re.search(rf"delta #{i} packet", c["name"])]
+            if not mine:
+                continue
+            seed = os.path.join(out_dir, f"{name}.hostile{i}.json")
+            with open(seed, "w", encoding="utf-8") as f:
+                json.dump(mine[0]["baseline"], f)
+            args += ["--delta-port", f"{port}={schema_file}", "--delta-baseline", f"{port}={i}:{seed}"]
+            frames += [(port, schema_file, i, c) for c in mine if c["hex"]]  # tshark skips an empty datagram
+            port += 1
+    # The hand-written golden deltas of these schemas (tests/schema/data/golden_deltas.json:
+    # forged keys, counts and moves too), each as delta packet 1 against baseline 0.
+    with open(os.path.join(HERE, "data", "golden_deltas.json"), encoding="utf-8") as f:
+        golden = [c for c in json.load(f) if c["schema"] in KEYED_SCHEMAS and c["mode"] == "delta_payload"]
+    for k, case in enumerate(golden):
+        schema_file = os.path.join(out_dir, case["schema"] + ".schema.json")
+        with open(schema_file, encoding="utf-8") as f:
+            layout = json.load(f)["delta_packet"]
+        seed = os.path.join(out_dir, f"golden_delta{k}.json")
+        with open(seed, "w", encoding="utf-8") as f:
+            json.dump(case["baseline"], f)
+        body = dec.parse_hex(case["hex"])
+        bits = 32 + case["expect"].get("bits", 8 * len(body))  # a refused body fails before its end
+        end = (int(layout["end_check"]["magic"]) ^ bits) & 0xFFFFFFFF
+        rest = (1).to_bytes(2, "little") + (0).to_bytes(2, "little") + body + end.to_bytes(4, "little")
+        crc = dec.crc32(int(layout["protocol_id"]["value"]).to_bytes(4, "little") + rest)
+        args += ["--delta-port", f"{port}={schema_file}", "--delta-baseline", f"{port}=0:{seed}"]
+        frames.append((port, schema_file, 0, dict(case, hex=(crc.to_bytes(4, "little") + rest).hex())))
+        port += 1
+    subprocess.run(args, check=True)
+    pcap = os.path.join(out_dir, "hostile_deltas.pcap")
+    write_pcap(pcap, [(port, dec.parse_hex(c["hex"])) for port, _, _, c in frames])
+    run = subprocess.run([tshark, "-X", f"lua_script:{args[3]}", "-r", pcap, "-T", "json"], capture_output=True,
+                         text=True)
+    if run.returncode != 0 or "Lua: Error" in run.stderr:
+        print("tshark failed on the hostile delta packets:", run.returncode, run.stderr[:400])
+        return 1
+    shown = json.loads(run.stdout, object_pairs_hook=pairs)
+    if len(shown) != len(frames):
+        print(f"hostile deltas: {len(shown)} frames dissected, {len(frames)} written")
+        return 1
+    failures, stores, schemas, outcomes = 0, {}, {}, set()
+    for (port, schema_file, i, case), frame in zip(frames, shown):
+        if schema_file not in schemas:
+            with open(schema_file, encoding="utf-8") as f:
+                schemas[schema_file] = json.load(f)
+        schema = schemas[schema_file]
+        layers = dict(dict(frame)["_source"])["layers"]
+        messages = find(layers, "_ws.expert.message")
+        data = dec.parse_hex(case["hex"])
+        store = stores.setdefault(port, {i: case["baseline"]})
+        decoder = dec.Decoder(schema)
+        try:
+            baseline = store.get(int.from_bytes(data[6:8], "little"), dec.MISSING) if len(data) >= 8 else dec.MISSING
+            header, value, _ = decoder.decode_delta_packet(data, None, baseline)
+            if value is not dec.MISSING:
+                store[header["sequence"]] = value  # as the dissector keeps what it applied
+            want = None
+        except dec.DecodeError as e:
+            want = {"error": e.code, "bit": e.bit, "path": e.path}
+        outcomes.add("ok" if want is None else want["error"])
+        errors = [m for m in messages if ERROR_TEXT.match(m) or m.startswith("dissector error")]
+        if want is None:
+            ok = not errors
+        elif want["error"] == "missing_baseline":
+            ok = any("is not in the capture" in m for m in messages)
+        else:
+            ok = shows_error(layers, want, schema)
+        if not ok:
+            failures += 1
+            if failures <= 10:
+                print(f"hostile delta {case['name']}: the reference decoder says {want}, the dissector {messages[:3]}")
+    print(f"{len(frames)} hostile delta frames of {', '.join(KEYED_SCHEMAS)}: outcomes {', '.join(sorted(outcomes))}, "
+          f"{failures} failures")
+    for needed in ("ok", "bad_crc", "overflow", "out_of_range", "invalid_value", "too_large", "check_failed"):
+        if needed not in outcomes:
+            failures += 1
+            print(f"no hostile delta frame ended with {needed}")
     return failures
 
 
@@ -306,7 +510,8 @@ def main():
         print(f"{len(frames)} frames dissected, {len(expected)} written")
         return 1
     failures, checked_values, flagged = 0, 0, 0
-    delta_counts = {"applied": 0, "changes only": 0, "missing baseline": 0, "changes compared": 0, "flagged": 0}
+    delta_counts = {"applied": 0, "changes only": 0, "missing baseline": 0, "changes compared": 0, "flagged": 0,
+                    "entries by key": 0}
     for number, (frame, want) in enumerate(zip(frames, expected), 1):
         layers = dict(dict(frame)["_source"])["layers"]
         netser = [v for k, v in layers if k == "netser"]
@@ -352,6 +557,7 @@ def main():
     print("delta frames: " + ", ".join(f"{v} {k}" for k, v in delta_counts.items()))
     if checked_values == 0 or flagged == 0 or min(delta_counts.values()) == 0:
         failures += 1
+    failures += check_hostile_deltas(out_dir, tshark)
     return 1 if failures else 0
 
 

@@ -91,13 +91,13 @@ void schema_attributes(B& b, const attr_pack<A...>& p);
 template <class P, class C, bool Inline, class B>
 void schema_struct_members(B& b);
 
-// The name of the described bool member `flag` points to ("" when it is not one).
-template <class C>
-constexpr std::string_view flag_member_name(bool C::*flag) noexcept {
+// The name of the described member `flag` points to ("" when it is not one).
+template <class C, class M>
+constexpr std::string_view flag_member_name(M C::*flag) noexcept {
     std::string_view name;
     if constexpr (boost::describe::has_describe_members<C>::value) {
         boost::mp11::mp_for_each<described_members<C>>([&](auto d) {
-            if constexpr (std::is_same_v<std::remove_const_t<decltype(d.pointer)>, bool C::*>)
+            if constexpr (std::is_same_v<std::remove_const_t<decltype(d.pointer)>, M C::*>)
                 if (d.pointer == flag) name = d.name;
         });
     }
@@ -115,6 +115,11 @@ void family_type_name(B&, std::string&, no_schema_family);
 /// its plain encoding unless the family says otherwise.
 template <class E>
 inline constexpr std::string_view schema_delta_body = "plain";
+// A family whose form depends on the type (a map's keys) says it with
+// family_delta_form<T>(tag) instead; this declaration only makes the name a template.
+struct no_delta_form_family {};
+template <class T>
+std::string_view family_delta_form(no_delta_form_family) noexcept;
 
 template <class B>
 void schema_string(B& b, std::string_view key, std::string_view value) {

@@ -96,6 +96,11 @@
     "this user attribute must state its bits: a max_bits() member, a wire() of fields of 1 to 32 bits "  \
     "that add up to its max_bits() and min_bits() when it has them, or max_bits(inner_max) when it "      \
     "wraps the member's encoding"
+#define NETSER_DETAIL_K_keyed 25
+#define NETSER_DETAIL_TEXT_keyed                                                                          \
+    "netser::keyed(&T::id) applies to a std::vector<T> with netser::max_size(N), T a described struct "   \
+    "and id an integer or enum member of T's own description that is always sent (no skip, only_if "      \
+    "or common)"
 
 // X(kind) for each of them.
 #define NETSER_DETAIL_MISUSES(X)                                                                          \
@@ -103,7 +108,7 @@
     X(integer_attribute) X(range) X(bits) X(common) X(float_attribute) X(quantize_type) X(quantize)       \
     X(long_double) X(sparse) X(vector_max_size) X(map_max_size) X(string_max_length) X(string_attribute)  \
     X(variant_attribute) X(variant_alternative) X(plain_aggregate) X(no_encoding) X(delta_ladder)        \
-    X(user_bits)
+    X(user_bits) X(keyed)
 #define NETSER_DETAIL_MISUSE_ENUMERATOR(kind) kind = NETSER_DETAIL_K_##kind,
 
 namespace netser::detail {
@@ -142,6 +147,7 @@ constexpr bool report_unnamed() noexcept {
     static_assert(K != misuse::no_encoding, "netser: " NETSER_DETAIL_TEXT_no_encoding);
     static_assert(K != misuse::delta_ladder, "netser: " NETSER_DETAIL_TEXT_delta_ladder);
     static_assert(K != misuse::user_bits, "netser: " NETSER_DETAIL_TEXT_user_bits);
+    static_assert(K != misuse::keyed, "netser: " NETSER_DETAIL_TEXT_keyed);
     return true;
 }
 
@@ -175,7 +181,8 @@ constexpr bool report_unnamed() noexcept {
     NETSER_DETAIL_CHECK(name, float_attribute) NETSER_DETAIL_CHECK(name, quantize_type)                   \
     NETSER_DETAIL_CHECK(name, quantize) NETSER_DETAIL_CHECK(name, sparse)                                 \
     NETSER_DETAIL_CHECK(name, string_attribute) NETSER_DETAIL_CHECK(name, variant_attribute)              \
-    NETSER_DETAIL_CHECK(name, delta_ladder) NETSER_DETAIL_CHECK(name, user_bits)
+    NETSER_DETAIL_CHECK(name, delta_ladder) NETSER_DETAIL_CHECK(name, user_bits)                          \
+    NETSER_DETAIL_CHECK(name, keyed)
 
 // The late checks: a member whose type NETSER_STRUCT's checks do not look into (a class
 // that may be described or given a serialize later) is checked, by name, when a value of

@@ -62,10 +62,8 @@ concept std_map = requires {
     typename T::mapped_type;
 } && (names_std_template(type_name<T>(), "map") || names_std_template(type_name<T>(), "unordered_map"));
 template <class T>
-concept std_set = requires {
-    typename T::key_type;
-    typename T::key_compare;
-} && names_std_template(type_name<T>(), "set");
+concept std_set = requires { typename T::key_type; } && !requires { typename T::mapped_type; } &&
+                   (names_std_template(type_name<T>(), "set") || names_std_template(type_name<T>(), "unordered_set"));
 
 template <class T> struct is_unique_ptr : std::bool_constant<std_unique_ptr<T>> {};
 
@@ -76,7 +74,7 @@ void engage(T& v) {
     else v.emplace();
 }
 
-// std::map, std::unordered_map (key + mapped value) and std::set (key only).
+// std::map, std::unordered_map (key + mapped value), std::set and std::unordered_set (key only).
 template <class T> struct is_map : std::bool_constant<std_map<T>> {};
 template <class T> struct is_set : std::bool_constant<std_set<T>> {};
 

@@ -23,7 +23,7 @@
 // Containers: strings, arrays (no count on the wire), vectors, maps and sets (a count
 // in [0, max_size], checked before anything is allocated, then the elements).
 // Delta: arrays and vectors send only the elements that changed (delta_elements);
-// strings, maps and sets that changed are sent whole.
+// a changed string is sent whole; maps and sets go by key (encodings/keyed.hpp).
 
 namespace netser::detail {
 
@@ -565,7 +565,7 @@ bool apply_delta(S& s, T& v, const T& b, vector_encoding<P>, const delta_params&
     }
 }
 
-// Maps and sets: the same keys (in order) with the same values, else sent whole.
+// Maps and sets: the same keys with the same values (their delta: encodings/keyed.hpp).
 template <class T, class P>
 bool same_encoded(const T& v, const T& b, associative_encoding<P>) {
     using EP = without<P, attr_kind::max_size>;
@@ -576,17 +576,13 @@ bool same_encoded(const T& v, const T& b, associative_encoding<P>) {
             if (it == b.end() || !same_value<no_attrs>(key, it->first) || !same_value<EP>(value, it->second))
                 return false;
         }
-    } else {
-        auto it = b.begin();
-        for (const auto& key : v)
-            if (!same_value<EP>(key, *it++)) return false;
+    } else { // by lookup: two equal hash sets need not list their keys in one order
+        for (const auto& key : v) {
+            const auto it = b.find(key);
+            if (it == b.end() || !same_value<EP>(key, *it)) return false;
+        }
     }
     return true;
-}
-
-template <stream S, class T, class P>
-bool apply_delta(S& s, T& v, const T&, associative_encoding<P> e, const delta_params&) {
-    return apply_encoding(s, v, e);
 }
 
 // ---- bounds -------------------------------------------------------------------------
@@ -706,11 +702,6 @@ constexpr bit_bounds delta_bounds(array_encoding<P>, const delta_params&) noexce
     constexpr std::size_t n = array_size<T>();
     constexpr bit_bounds body = delta_body_bounds<P, E>();
     return {0, 1 + n + n * body.max, body.bounded};
-}
-
-template <class T, class P>
-constexpr bit_bounds delta_bounds(associative_encoding<P>, const delta_params&) noexcept {
-    return value_bounds<P, T>();
 }
 
 // ---- schema node ----------------------------------------------------------------------

@@ -4,6 +4,7 @@
 #include <netser/detail/schema_node.hpp>
 #include <netser/encoding.hpp>
 #include <netser/encodings/container.hpp>
+#include <netser/encodings/optional.hpp>
 #include <netser/encodings/protocol.hpp>
 #include <netser/relative_index.hpp>
 
@@ -13,7 +14,7 @@
 
 // netser::sparse (the sparse array of Glenn Fiedler's "Serialization Strategies"): the
 // present elements of an array of optionals as (relative index, value) pairs, then the
-// end sentinel (the slot count). Delta: a changed sparse array is sent whole.
+// end sentinel (the slot count). Delta: by slot, the slots that changed.
 
 namespace netser::detail {
 
@@ -96,9 +97,23 @@ bool same_encoded(const T& v, const T& b, sparse_encoding<P>) {
     return true;
 }
 
+// Delta by slot: the slots that appeared, disappeared or changed, named as an array's
+// (or a vector's) changed elements are; each one's body is its presence bit, then, when
+// present, the value's delta body if the baseline's slot held one, else its plain
+// encoding (an optional's delta body). A vector's new slots: presence bit and value.
 template <stream S, class T, class P>
-bool apply_delta(S& s, T& v, const T&, sparse_encoding<P> e, const delta_params&) {
-    return apply_encoding(s, v, e);
+bool apply_delta(S& s, T& v, const T& b, sparse_encoding<P>, const delta_params&) {
+    using EP = without<P, attr_kind::sparse, attr_kind::max_size>;
+    constexpr optional_encoding<EP> slot{};
+    const auto changed = [&](std::size_t i) { return !same_encoded(v[i], b[i], slot); };
+    const auto body = [&](std::size_t i) { return apply_delta(s, v[i], b[i], slot, delta_params{}) || fail_at_index(s, i); };
+    if constexpr (is_vector<T>::value) {
+        constexpr std::size_t max = P::value.template get<attr_kind::max_size>().n;
+        return delta_vector(s, v, b, max, 1, changed, body,
+                            [&](std::size_t i) { return apply_encoding(s, v[i], slot) || fail_at_index(s, i); });
+    } else {
+        return delta_elements(s, v.size(), changed, body, [&](std::size_t i) { copy_value(v[i], b[i]); });
+    }
 }
 
 // The (relative index, value) pairs and the end sentinel, after the slot count of a
@@ -125,7 +140,22 @@ constexpr std::size_t family_min_bits(sparse_encoding<Q>) noexcept {
 
 template <class T, class P>
 constexpr bit_bounds delta_bounds(sparse_encoding<P>, const delta_params&) noexcept {
-    return value_bounds<P, T>();
+    using EP = without<P, attr_kind::sparse, attr_kind::max_size>;
+    using E = typename T::value_type::value_type;
+    // A slot's body: the presence bit, then the larger of the value's delta body and plain.
+    constexpr bit_bounds body = bit_bounds{0, 1} + worst_of(delta_body_bounds<EP, E>(), value_bounds<EP, E>());
+    if constexpr (is_vector<T>::value) {
+        return vector_delta_bounds(P::value.template get<attr_kind::max_size>().n, body,
+                                   bit_bounds{0, 1} + value_bounds<EP, E>());
+    } else {
+        constexpr std::size_t n = std::tuple_size_v<T>;
+        return {0, 1 + n + n * body.max, body.bounded};
+    }
+}
+
+template <class T, class P>
+constexpr std::string_view family_delta_form(sparse_encoding<P>) noexcept {
+    return is_vector<T>::value ? "vector_slots" : "slots";
 }
 
 // ---- schema node ----------------------------------------------------------------------
