@@ -1123,9 +1123,9 @@ function DD.elements(ctx, n, r, base, tree, label, path, at)
   return element_list(ctx, r, n.length, n.element, base, item, path)
 end
 
-function DD.vector(ctx, n, r, base, tree, label, path, at)
-  local vat = r.pos
-  local item = composite(ctx, tree, label, path, at, r, "")
+-- A vector's delta count (a vector's and a sparse vector's): the same-count bit, else
+-- the count; checked against max_size (the baseline's too).
+local function delta_count(ctx, n, r, base, item, path, vat)
   local same = r:read(1, path) == 1
   local count
   if same then
@@ -1139,6 +1139,13 @@ function DD.vector(ctx, n, r, base, tree, label, path, at)
     if count > n.max_size then fail("too_large", cat, path) end
   end
   if count > n.max_size then fail("too_large", vat, path) end
+  return count
+end
+
+function DD.vector(ctx, n, r, base, tree, label, path, at)
+  local vat = r.pos
+  local item = composite(ctx, tree, label, path, at, r, "")
+  local count = delta_count(ctx, n, r, base, item, path, vat)
   if count == 0 then return { ["$n"] = 0 } end
   need(base, r, path)
   local min_bits = n.element_min_bits or 0
@@ -1501,19 +1508,7 @@ end
 function DD.vector_slots(ctx, n, r, base, tree, label, path, at)
   local vat = r.pos
   local item = composite(ctx, tree, label, path, at, r, " (sparse)")
-  local same = r:read(1, path) == 1
-  local count
-  if same then
-    delta_item(ctx, item, "count", path .. "#count", vat, r.pos, "the baseline's", { raw = "1" })
-    need(base, r, path)
-    count = base["$n"]
-  else
-    local cat = r.pos
-    count = r:read(n.count_bits, path)
-    delta_item(ctx, item, "count", path .. "#count", vat, r.pos, tostring(count), { raw = tostring(count) })
-    if count > n.max_size then fail("too_large", cat, path) end
-  end
-  if count > n.max_size then fail("too_large", vat, path) end
+  local count = delta_count(ctx, n, r, base, item, path, vat)
   if count == 0 then return { ["$n"] = 0, ["$s"] = {} } end
   need(base, r, path)
   -- the new slots take a presence bit each

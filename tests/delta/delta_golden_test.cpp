@@ -13,16 +13,7 @@ namespace {
 // that the reader holds what it would from a plain read of obj.
 template <class T>
 void check_delta_golden(const T& obj, const T& base, std::string_view golden, std::size_t golden_bits) {
-    INFO("golden " << golden);
-    std::size_t bits = 0;
-    CHECK(delta_hex(obj, base, &bits) == golden);
-    CHECK(bits == golden_bits);
-    T out{};
-    std::size_t read_bits = 0;
-    const netser::error e = read_delta(golden, out, base, &read_bits);
-    INFO("read error " << netser::to_string(e.code) << " at " << e.bit << " " << e.path());
-    REQUIRE_FALSE(e);
-    CHECK(read_bits == golden_bits);
+    const T out = golden_round_trip(obj, base, golden, golden_bits);
     CHECK(plain_hex(out) == plain_hex(received(obj)));
 }
 

@@ -127,4 +127,21 @@ T received(const T& value) {
     return out;
 }
 
+/// Writes obj against base: the golden bytes and exactly golden_bits; then reads them
+/// back against base, consuming those bits, and gives what the reader holds.
+template <class T>
+T golden_round_trip(const T& obj, const T& base, std::string_view golden, std::size_t golden_bits) {
+    INFO("golden " << golden);
+    std::size_t bits = 0;
+    CHECK(delta_hex(obj, base, &bits) == golden);
+    CHECK(bits == golden_bits);
+    T out{};
+    std::size_t read_bits = 0;
+    const netser::error e = read_delta(golden, out, base, &read_bits);
+    INFO("read error " << netser::to_string(e.code) << " at " << e.bit << " " << e.path());
+    REQUIRE_FALSE(e);
+    CHECK(read_bits == golden_bits);
+    return out;
+}
+
 } // namespace delta_test

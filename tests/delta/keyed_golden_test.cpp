@@ -22,22 +22,11 @@ using delta_test::read_delta;
 
 namespace {
 
-// Writes obj against base: the golden bytes and exactly golden_bits (measured the same,
-// within max_delta_bits); then reads them back against base, consuming those bits, into
-// a value equal to obj (the values here are their own received values).
+// golden_round_trip, then the value read equals obj (the values here are their own
+// received values).
 template <class T>
 void check_keyed_golden(const T& obj, const T& base, std::string_view golden, std::size_t golden_bits) {
-    INFO("golden " << golden);
-    std::size_t bits = 0;
-    CHECK(delta_hex(obj, base, &bits) == golden);
-    CHECK(bits == golden_bits);
-    T out{};
-    std::size_t read_bits = 0;
-    const netser::error e = read_delta(golden, out, base, &read_bits);
-    INFO("read error " << netser::to_string(e.code) << " at " << e.bit << " " << e.path());
-    REQUIRE_FALSE(e);
-    CHECK(read_bits == golden_bits);
-    CHECK(out == obj);
+    CHECK(delta_test::golden_round_trip(obj, base, golden, golden_bits) == obj);
 }
 
 // Reads a forged delta against base: the error's code, bit and path.
