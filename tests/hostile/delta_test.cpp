@@ -61,21 +61,6 @@ std::size_t copy_heap(const T& base) {
 }
 
 template <class T>
-read_result<T> read_delta_value(std::span<const std::byte> bytes, const T& base) {
-    read_result<T> out;
-    const exact_block block(bytes);
-    netser::read_stream r(block.span());
-    {
-        alloc_scope scope;
-        (void)netser::serialize_delta(r, out.value, base); // r.error() says how it went
-        out.heap = scope.totals();
-    }
-    out.error = r.error();
-    out.bits = r.bits_processed();
-    return out;
-}
-
-template <class T>
 void check_hostile_delta(const read_result<T>& r, const T& base, std::size_t packet_bytes) {
     INFO("error " << netser::to_string(r.error.code) << " at bit " << r.error.bit << " path " << r.error.path());
     std::size_t bound = heap_bound<T>(packet_bytes * 8);

@@ -169,6 +169,23 @@ read_result<T> read_value(std::span<const std::byte> bytes, std::size_t max_dept
     return out;
 }
 
+/// serialize_delta against base from an exactly sized copy of bytes into a fresh object,
+/// counting its allocations.
+template <class T>
+read_result<T> read_delta_value(std::span<const std::byte> bytes, const T& base) {
+    read_result<T> out;
+    const exact_block block(bytes);
+    netser::read_stream r(block.span());
+    {
+        alloc_scope scope;
+        (void)netser::serialize_delta(r, out.value, base); // r.error() says how it went
+        out.heap = scope.totals();
+    }
+    out.error = r.error();
+    out.bits = r.bits_processed();
+    return out;
+}
+
 /// read_packet from an exactly sized copy, counting its allocations.
 template <class T>
 read_result<T> read_packet_value(std::span<const std::byte> bytes) {

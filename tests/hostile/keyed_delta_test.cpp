@@ -10,12 +10,12 @@
 // one. Every read goes from an exactly sized block and allocates no more than a constant
 // per type, whatever the counts the packet claims.
 //
-// Two cases fail against keyed.hpp / container.hpp as they are (found writing this file):
+// Two cases found bugs, since fixed, when this file was written:
 //   "keyed unordered_map deltas compare at most 16 keys per insertion ..." (the kept keys of
-//     a hash table are never checked against their bucket: quadratic reads, SECURITY.md 3);
+//     a hash table were not checked against their bucket: quadratic reads, SECURITY.md 3);
 //   "a keyed delta of an unordered_map or unordered_set is the same bits whatever the
-//     tables' iteration order" (an unchanged unordered_set in another order is sent as
-//     changed: same_encoded compares sets in iteration order).
+//     tables' iteration order" (an unchanged unordered_set in another order was sent as
+//     changed: same_encoded compared sets in iteration order).
 #include "hostile/hostile_types.hpp"
 
 #include <algorithm>
@@ -322,17 +322,7 @@ packet write_delta(const T& value, const T& base) {
 /// A delta read from an exactly sized copy of bytes into a fresh object, counting its allocations.
 template <class T>
 read_result<T> read_delta(std::span<const std::byte> bytes, const T& base) {
-    read_result<T> out;
-    const exact_block block(bytes);
-    netser::read_stream r(block.span());
-    {
-        alloc_scope scope;
-        (void)netser::serialize_delta(r, out.value, base); // r.error() says how it went
-        out.heap = scope.totals();
-    }
-    out.error = r.error();
-    out.bits = r.bits_processed();
-    return out;
+    return read_delta_value<T>(bytes, base);
 }
 template <class T>
 read_result<T> read_delta(const reference_writer& w, const T& base) {
