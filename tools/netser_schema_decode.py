@@ -698,8 +698,9 @@ class Decoder:
         value = self._at(f"<{alt['name'].split('#')[0]}>", self.node, r, alt["encoding"])
         return {"index": index, "alternative": alt["name"], "value": value}
 
-    def _relative_index(self, r, previous, size):
-        """wire_format.md 3.2: the distance from previous, as a ladder."""
+    def _relative_index(self, r, previous, size, path=None):
+        """wire_format.md 3.2: the distance from previous, as a ladder. An error is at the
+        index's first bit (and at `path`, when given)."""
         at = r.pos
         try:
             d = None
@@ -720,11 +721,13 @@ class Decoder:
                 if code > size + 1 - 126:
                     raise DecodeError("out_of_range", at)
                 d = 126 + code
+            if previous + d > size:
+                raise DecodeError("out_of_range", at)
         except DecodeError as e:
             e.bit = at
+            if path is not None:
+                e.path = path
             raise
-        if previous + d > size:
-            raise DecodeError("out_of_range", at)
         return previous + d
 
     def node_sparse(self, r, n):
@@ -1153,11 +1156,7 @@ class Decoder:
         previous = -1
         while True:
             bit = r.pos
-            try:
-                current = self._relative_index(r, previous, count)
-            except DecodeError as e:
-                e.path = path
-                raise
+            current = self._relative_index(r, previous, count, path)
             if current == count:
                 self._change("end", join(path, "[end]"), bit, r.pos, index=current)
                 return
@@ -1426,11 +1425,7 @@ class Decoder:
         previous = -1
         for _ in range(m):
             mat = r.pos
-            try:
-                target = self._relative_index(r, previous, n)
-            except DecodeError as e:
-                e.path = path
-                raise
+            target = self._relative_index(r, previous, n, path)
             from_end = self._read_at(r, bits_required(0, n - 1), path)
             if target >= n or from_end >= n:
                 raise DecodeError("out_of_range", mat, path)
