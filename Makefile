@@ -17,9 +17,10 @@ DEMO      ?= $(if $(wildcard samples/snapshot/*.cpp),snapshot,packets)
 DEMO_ARGS ?=
 BENCH_ARGS ?=
 
-# Debian packages. DEPS: build, test and demo. The rest: per CI job, installed
-# by the target that needs them (deps-ci installs them all).
-DEPS          := cmake make g++ libboost1.81-dev catch2 libbenchmark-dev
+# Debian packages. DEPS: build, test and demo (libenet-dev and pkg-config for
+# samples/session). The rest: per CI job, installed by the target that needs them
+# (deps-ci installs them all).
+DEPS          := cmake make g++ libboost1.81-dev catch2 libbenchmark-dev libenet-dev pkg-config
 # make test only: tshark runs the generated Wireshark dissector (tests/schema). Its
 # debconf question (non-root capture) is answered by DEBIAN_FRONTEND=noninteractive.
 TEST_DEPS     := tshark python3
@@ -86,7 +87,7 @@ CTEST_ARGS := --output-on-failure -j$(JOBS)
 # The unit-test executables (tests/<dir>/*_test.cpp, and the demo's scene tests), for the
 # cross and valgrind builds: every suite that runs without the network or Python.
 # unit_suite_path is where one is in a build tree.
-UNIT_SUITES = $(foreach d,core reflect packet game delta hostile schema,$(if $(wildcard tests/$(d)/*_test.cpp),netser_$(d)_tests)) \
+UNIT_SUITES = $(foreach d,core reflect packet game delta session hostile schema,$(if $(wildcard tests/$(d)/*_test.cpp),netser_$(d)_tests)) \
               $(if $(wildcard tests/demo/scene_test.cpp),netser_demo_scene_tests)
 unit_suite_path = tests/$(if $(filter netser_demo_%,$(1)),demo/)$(1)
 UNIT_SUITES_REGEX = ^($(subst $(eval) ,|,$(strip $(UNIT_SUITES))))$$
@@ -95,7 +96,7 @@ UNIT_SUITES_REGEX = ^($(subst $(eval) ,|,$(strip $(UNIT_SUITES))))$$
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS = $(if $(filter command line environment,$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),60)
 FUZZ_DIR     ?= build-fuzz
-FUZZ_TARGETS := read_fuzz packet_fuzz packet_crc_fuzz roundtrip_fuzz delta_fuzz delta_roundtrip_fuzz elements_fuzz
+FUZZ_TARGETS := read_fuzz packet_fuzz packet_crc_fuzz roundtrip_fuzz delta_fuzz delta_roundtrip_fuzz elements_fuzz session_fuzz budget_fuzz
 FUZZ_CONFIG  := -DCMAKE_BUILD_TYPE=Debug \
                 -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
                 "-DCMAKE_CXX_FLAGS_DEBUG=-O2 -g -fno-omit-frame-pointer" \

@@ -8,6 +8,9 @@ the golden vectors.
     python3 tools/golden.py --hostile  print the rows of tests/hostile/golden_test.cpp
                                        (tools/golden_types.py: whole messages, packets
                                        and schema hashes)
+    python3 tools/golden.py --delta-packets  print the golden delta packets (their
+                                       baseline fingerprints taken over the model's own
+                                       plain encoding) of tests/packet/delta_packet_test.cpp
     python3 tools/golden.py --check    check that docs/wire_format.md lists exactly
                                        these vectors (docs/game_encodings.md the game
                                        vectors it quotes), and that each vector is
@@ -673,6 +676,57 @@ VECTORS = [
 ]
 
 
+# --- delta packets (docs/wire_format.md, "Delta packets") ----------------------------
+# Ping (tests/packet/delta_packet_test.cpp): sequence in [0, 1000], reply a bool.
+
+
+def ping_plain(sequence, reply):
+    w = Writer()
+    w_int(w, sequence, 0, 1000)
+    w_bool(w, reply)
+    return w
+
+
+def ping_delta(new, base):
+    """serialize_delta of a Ping: the struct's changed bit, then each member's changed bit
+    and, when changed, the code's difference (a bool's change is a flip: no more bits)."""
+    w = Writer()
+    w.put(1 if new != base else 0, 1)
+    if new != base:
+        w.put(1 if new[0] != base[0] else 0, 1)
+        if new[0] != base[0]:
+            w_difference(w, new[0], base[0], 1000)
+        w.put(1 if new[1] != base[1] else 0, 1)
+    return w
+
+
+def ping_delta_packet(new, base, sequence, baseline, protocol_id=0x12345678):
+    """The delta packet of Ping new against Ping base, with base's fingerprint taken over
+    this model's own plain encoding of it."""
+    m = model()
+    fingerprint = m.baseline_fingerprint(ping_plain(*base))
+    return " ".join(f"{b:02X}" for b in m.delta_packet(sequence, baseline, fingerprint, ping_delta(new, base),
+                                                        protocol_id))
+
+
+# (name, what is written, the packet's hex, quoted in docs/wire_format.md)
+DELTA_PACKET_VECTORS = [
+    ("delta_packet_ping", "Ping{678, true} against Ping{677, true}, sequence 5, baseline 4, protocol id 0x12345678",
+     lambda: ping_delta_packet((678, True), (677, True), 5, 4), True),
+    ("delta_packet_initial", "Ping{1, false} against Ping{} (the initial baseline), sequence 1, baseline 0, "
+     "protocol id 0x12345678", lambda: ping_delta_packet((1, False), (0, False), 1, 0), False),
+]
+
+
+def check_delta_packets():
+    problems = check_vectors([(name, fn(), None) for name, _, fn, _ in DELTA_PACKET_VECTORS])
+    doc = (ROOT / "docs" / "wire_format.md").read_text()
+    for name, _, fn, in_doc in DELTA_PACKET_VECTORS:
+        if in_doc and fn() not in doc:
+            problems.append(f"{name}: `{fn()}` is not in docs/wire_format.md")
+    return problems
+
+
 # Quantized decodes: (name, min, max, resolution, code). The reader's value is
 # pinned bit for bit (float32 bits), since a tolerance cannot see a one-ulp FMA slip.
 DECODE_VECTORS = [
@@ -957,6 +1011,9 @@ TESTED_IN = [
     # The write test checks the empty one with .empty(); the read test has its hex.
     (r"difference_two_codes$", "core/difference_ladder_test.cpp", "serialize_code_difference reads the golden vectors back"),
     (r"difference_", "core/difference_ladder_test.cpp", "serialize_code_difference writes the golden vectors"),
+    (r"delta_packet_ping$", "packet/delta_packet_test.cpp", "a delta packet's golden bytes"),
+    (r"delta_packet_initial$", "packet/delta_packet_test.cpp",
+     "a delta packet against the initial baseline: golden bytes"),
     (r"delta_array_", "delta/delta_golden_test.cpp",
      "an array sends a changed bit per element or the indices of the changed ones, whichever is smaller"),
     (r"delta_smallest_three_to_rest$", "delta/quaternion_delta_test.cpp",
@@ -1307,9 +1364,10 @@ def check():
     problems += check_vectors(rows)
     problems += check_game()
     problems += check_hostile()
+    problems += check_delta_packets()
     for p in problems:
         print(p)
-    count = len(VECTORS) + len(DECODE_VECTORS) + len(GAME_VECTORS)
+    count = len(VECTORS) + len(DECODE_VECTORS) + len(GAME_VECTORS) + len(DELTA_PACKET_VECTORS)
     print(f"{count} vectors, {len(model().hostile_rows())} hostile rows, {len(schema_goldens())} schema hashes: "
           f"{len(problems)} problems")
     return not problems
@@ -1323,5 +1381,7 @@ if __name__ == "__main__":
         sys.exit(0 if check() else 1)
     if sys.argv[1:] == ["--hostile"]:
         print("\n".join(model().format_row(r) for r in model().hostile_rows()))
+    elif sys.argv[1:] == ["--delta-packets"]:
+        print("\n".join(f"{name}: {what}: {fn()}" for name, what, fn, _ in DELTA_PACKET_VECTORS))
     else:
         print(game_table() if sys.argv[1:] == ["--game"] else table())

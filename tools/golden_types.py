@@ -74,6 +74,28 @@ def packet(payload_writer, protocol_id):
     return crc.to_bytes(4, "little") + body
 
 
+DELTA_PACKET_SALT = check_magic("netser delta packet")
+
+
+def baseline_fingerprint(plain_writer):
+    """docs/wire_format.md, "Baseline fingerprint": the CRC-32 of the baseline's plain
+    encoding's bit count (4 little-endian bytes), then its bytes (the last one padded with
+    zero bits)."""
+    return crc32(len(plain_writer.bits).to_bytes(4, "little") + plain_writer.data())
+
+
+def delta_packet(sequence, baseline, fingerprint, delta_writer, protocol_id):
+    """docs/wire_format.md, "Delta packets": a packet over protocol_id ^ the delta salt
+    whose payload is the header (sequence, baseline: 16 bits each; the baseline's
+    fingerprint: 32 bits), then the delta body."""
+    w = Writer()
+    w.put(sequence, 16)
+    w.put(baseline, 16)
+    w.put(fingerprint, 32)
+    w.bits += delta_writer.bits
+    return packet(w, protocol_id ^ DELTA_PACKET_SALT)
+
+
 # --- types, as the tests declare them ---------------------------------------------
 
 
@@ -899,6 +921,7 @@ def format_row(row):
 def self_test():
     """Facts from the definitions and from docs/wire_format.md, not from netser."""
     assert crc32(b"123456789") == 0xCBF43926  # the standard's check value
+    assert DELTA_PACKET_SALT == 0xA5FE0D30  # docs/wire_format.md, "Delta packets"
     assert fnv1a64(b"") == 0xCBF29CE484222325 and fnv1a64(b"a") == 0xAF63DC4C8601EC8C  # FNV's published vector
     assert check_magic("section") == 0xFCDD0CCC and END_OF_PACKET_MAGIC == 0x4724C6F4
     # The worked examples of docs/wire_format.md: Ping's hash and its packets.

@@ -8,7 +8,8 @@
 
 Each UDP port gets the schema (netser::schema_json<T>(), docs/schema.md) of the packets
 sent to or from it: --port for packets (write_packet), --delta-port for delta packets
-(write_delta_packet); a port may carry both, the CRC tells them apart. The dissector
+(write_delta_packet); a port may carry both, of one type or two: the CRC tells them apart
+(each schema's own protocol id). The dissector
 checks the CRC with the implicit protocol id, then shows every member: its path, bit
 offset and width, raw code and decoded value, and the end check. A delta packet shows
 its sequence numbers and, member by member, the changed bits, differences, codes and
@@ -18,6 +19,9 @@ the capture applied to its own) also the entries of maps, sets and keyed vectors
 ("id 4711: changed", "removed", "added", moves) and every value. A packet that netser's reader would refuse is marked with expert
 info (netser.bad_crc, netser.malformed: error code, bit and path); a delta packet whose
 wire needs a baseline the capture does not have gets the note netser.missing_baseline.
+The header's baseline fingerprint is checked against the --delta-baseline values (whose
+fingerprints the generator takes): another one is netser.baseline_mismatch; against a
+state applied from the capture it is noted as not verified (netser.baseline_unverified).
 The dissector never raises an error, and stops on any packet in bounded time and memory:
 it charges elements against the reference decoder's budget (docs/schema.md section 7)
 and keeps only the sparse slots sent. Exit status: 0 written, 2 a bad schema, baseline,
@@ -50,6 +54,7 @@ local f_end = ProtoField.uint32("netser.end_check", "End check", base.HEX)
 local f_kind = ProtoField.string("netser.kind", "Packet kind")
 local f_sequence = ProtoField.uint16("netser.delta.sequence", "Sequence")
 local f_baseline = ProtoField.uint16("netser.delta.baseline", "Baseline")
+local f_fingerprint = ProtoField.uint32("netser.delta.baseline_fingerprint", "Baseline fingerprint", base.HEX)
 local f_changed = ProtoField.bool("netser.changed", "Changed")
 local f_difference = ProtoField.string("netser.difference", "Difference")
 local f_code = ProtoField.string("netser.code", "Code sent")
@@ -59,14 +64,18 @@ local f_key = ProtoField.string("netser.key", "Key")
 local f_entry = ProtoField.string("netser.entry", "Entry")
 local f_order = ProtoField.string("netser.order", "Order")
 netser.fields = { f_root, f_member, f_value, f_raw, f_offset, f_width, f_crc, f_end, f_kind, f_sequence, f_baseline,
-                  f_changed, f_difference, f_code, f_elements, f_index, f_key, f_entry, f_order }
+                  f_fingerprint, f_changed, f_difference, f_code, f_elements, f_index, f_key, f_entry, f_order }
 local e_malformed = ProtoExpert.new("netser.malformed", "Malformed netser packet",
                                     expert.group.MALFORMED, expert.severity.ERROR)
 local e_bad_crc = ProtoExpert.new("netser.bad_crc", "netser CRC mismatch",
                                   expert.group.CHECKSUM, expert.severity.ERROR)
 local e_missing = ProtoExpert.new("netser.missing_baseline", "netser delta: baseline not in the capture",
                                   expert.group.SEQUENCE, expert.severity.NOTE)
-netser.experts = { e_malformed, e_bad_crc, e_missing }
+local e_mismatch = ProtoExpert.new("netser.baseline_mismatch", "netser delta: not the baseline it was written against",
+                                   expert.group.SEQUENCE, expert.severity.ERROR)
+local e_unverified = ProtoExpert.new("netser.baseline_unverified", "netser delta: baseline fingerprint not verified",
+                                     expert.group.SEQUENCE, expert.severity.NOTE)
+netser.experts = { e_malformed, e_bad_crc, e_missing, e_mismatch, e_unverified }
 
 -- ---- numbers ----------------------------------------------------------------------
 local floor, huge = math.floor, math.huge
@@ -149,7 +158,9 @@ local function crc32(bytes, first, last, crc)
 end
 
 -- ---- bits: LSB first (wire_format.md section 1) -------------------------------------
-local function fail(code, bit, path) error({ netser = true, code = code, bit = bit, path = path or "" }, 0) end
+local function fail(code, bit, path, detail)
+  error({ netser = true, code = code, bit = bit, path = path or "", detail = detail or "" }, 0)
+end
 
 -- Charges `count` elements against the packet's element budget before they are read
 -- (docs/schema.md section 7, as tools/netser_schema_decode.py): too_large past it.
@@ -1664,19 +1675,29 @@ local function end_check(ctx, r, top, layout, payload_bits, n)
 end
 
 -- Delta packets seen: per port, the state of each sequence number whose baseline was
--- known (or given with --delta-baseline); per frame, the baseline it was read against,
--- so that a second pass (a click in Wireshark) shows the same.
-local frame_baselines = {}
+-- known (or given with --delta-baseline); per frame, the baseline it was read against
+-- and that baseline's fingerprints (false: not known), so that a second pass (a click in
+-- Wireshark) shows the same. Only the baselines given have fingerprints (computed by the
+-- generator, which can write a value back: docs/schema.md section 6); a state applied
+-- here has none, so a packet against it is shown with its fingerprint not verified.
+local frame_baselines, frame_fingerprints = {}, {}
+
+local function hex32(v) return string.format("0x%08x", v) end
 
 local function dissect_packet(cfg, tvb, pinfo, tree)
   pinfo.cols.protocol = "netser"
   local n = tvb:len()
   local bytes = {}
   for i = 0, n - 1 do bytes[i] = tvb(i, 1):uint() end
+  -- The root is the plain schema's until the CRC says the packet is a delta packet.
   local schema = cfg.plain or cfg.delta
   local root_path = schema.root_name or "root"
   local top = tree:add(netser, tvb(), "netser " .. root_path)
-  top:add(f_root, root_path)
+  local root_shown = false
+  local function show_root()
+    if not root_shown then top:add(f_root, root_path) end
+    root_shown = true
+  end
   local ctx = { tvb = tvb, schema = schema, inline = {}, nesting = 0, root_path = root_path,
                 budget = BUDGET_FLOOR + BUDGET_PER_BYTE * n }
   local r = new_reader(bytes, n)
@@ -1690,6 +1711,7 @@ local function dissect_packet(cfg, tvb, pinfo, tree)
       local crc = packet_crc(bytes, n, cfg.protocol_id)
       if crc == sent then kind = "plain" else expected[#expected + 1] = string.format("0x%08x (packet)", crc) end
     end
+    -- Each schema's own protocol id: a port's plain and delta schemas may differ.
     if cfg.delta and (not cfg.plain or #expected > 0) then
       local crc = packet_crc(bytes, n, cfg.delta_protocol_id)
       if crc == sent then kind = "delta" else expected[#expected + 1] = string.format("0x%08x (delta packet)", crc) end
@@ -1701,6 +1723,12 @@ local function dissect_packet(cfg, tvb, pinfo, tree)
       fail("bad_crc", 0, "")
     end
     crc_item:append_text(" [correct" .. (kind == "delta" and ", delta packet" or "") .. "]")
+    if kind == "delta" then
+      root_path = cfg.delta.root_name or "root"
+      ctx.root_path = root_path
+      top:set_text("netser " .. root_path)
+    end
+    show_root()
     top:add(f_kind, kind)
     local start = r.pos
     if kind == "plain" then
@@ -1710,37 +1738,67 @@ local function dissect_packet(cfg, tvb, pinfo, tree)
       return
     end
     ctx.schema = cfg.delta
-    local hat = r.pos
-    local sequence = r:read(16, "")
-    local baseline = r:read(16, "")
-    header = { sequence = sequence, baseline = baseline }
-    add_at(ctx, top, f_sequence, hat, hat + 16, sequence)
-    add_at(ctx, top, f_baseline, hat + 16, hat + 32, baseline)
-    local base = frame_baselines[pinfo.number]
+    -- The header's fields as the schema lists them (sequence, baseline, baseline_fingerprint).
+    header = {}
+    for _, h in ipairs(cfg.delta.delta_packet.header) do
+      local hat = r.pos
+      header[h.name] = r:read(h.bits, "")
+      header[h.name .. "@"] = hat
+      local field = ({ sequence = f_sequence, baseline = f_baseline, baseline_fingerprint = f_fingerprint })[h.name]
+      if field then add_at(ctx, top, field, hat, r.pos, header[h.name]) end
+    end
+    local sequence, baseline, sent_fingerprint = header.sequence, header.baseline, header.baseline_fingerprint
+    local base, fingerprints = frame_baselines[pinfo.number], frame_fingerprints[pinfo.number]
     if base == nil or not pinfo.visited then
       base = cfg.store[baseline]
       if base == nil then base = false end
-      frame_baselines[pinfo.number] = base
+      fingerprints = base and cfg.fingerprints[baseline] or false
+      frame_baselines[pinfo.number], frame_fingerprints[pinfo.number] = base, fingerprints
     end
     if base == false then base = MISSING end
+    if base ~= MISSING and sent_fingerprint ~= nil then
+      -- netser's reader refuses a baseline with another fingerprint before any member.
+      if fingerprints then
+        local same = false
+        for _, f in ipairs(fingerprints) do same = same or f == sent_fingerprint end
+        if not same then
+          fail("baseline_mismatch", header["baseline_fingerprint@"], "",
+               ": baseline " .. baseline .. " of the capture has the fingerprint " ..
+               (fingerprints[1] and hex32(fingerprints[1]) or "none (no plain encoding)") ..
+               ", the packet " .. hex32(sent_fingerprint))
+        end
+      else
+        top:add_proto_expert_info(e_unverified, "baseline " .. baseline .. "'s fingerprint " .. hex32(sent_fingerprint) ..
+                                  " is not verified: the dissector holds that baseline from a delta it applied " ..
+                                  "and cannot write it back")
+      end
+    end
     ctx.have_baseline = base ~= MISSING
     local body = add_at(ctx, top, f_member, r.pos, r.pos + 1, root_path)
     body:set_text("Delta against " .. baseline .. (base == MISSING and " (not in the capture: changes only)" or ""))
     local state = delta_value(ctx, ctx.schema.root, r, base, body, root_path, root_path)
     end_check(ctx, r, top, ctx.schema.delta_packet, r.pos - start, n)
     if base ~= MISSING then
-      if not pinfo.visited then cfg.store[sequence] = state end
+      if not pinfo.visited then cfg.store[sequence], cfg.fingerprints[sequence] = state, nil end
       local v = top:add(f_member, root_path)
       v:set_text("Value (baseline " .. baseline .. " applied)")
       show_state(ctx, ctx.schema.root, state, v, root_path, root_path)
     end
   end)
+  show_root() -- a packet refused before its kind is known: the port's first schema
   local what = "netser " .. root_path
-  if header then what = what .. " delta " .. header.sequence .. " against " .. header.baseline end
+  if header then
+    if header.sequence and header.baseline then
+      what = what .. " delta " .. header.sequence .. " against " .. header.baseline
+    end
+  end
   if not ok then
     if type(err) == "table" and err.netser then
       local text = err.code .. " at bit " .. err.bit .. (err.path ~= "" and (" in " .. err.path) or "")
-      if err.code == "missing_baseline" then
+      if err.code == "baseline_mismatch" then
+        text = text .. err.detail
+        top:add_proto_expert_info(e_mismatch, text)
+      elseif err.code == "missing_baseline" then
         text = "baseline " .. header.baseline .. " is not in the capture: changes shown up to bit " .. err.bit ..
                (err.path ~= "" and (" (" .. err.path .. ")") or "")
         top:add_proto_expert_info(e_missing, text)
@@ -1916,7 +1974,7 @@ def generate(ports, protocol_ids, delta_ports=(), baselines=()):
             raise dec.SchemaError(f"port {port}: the schema has no delta_packet "
                                   "(written before netser described deltas)")
         config.setdefault(port, {})["delta"] = schema
-    seeds = {}
+    seeds, fingerprints = {}, {}
     for port, sequence, value in baselines:
         if "delta" not in config.get(port, {}):
             raise dec.InputError(f"--delta-baseline {port}: the port carries no delta packets")
@@ -1929,17 +1987,26 @@ def generate(ports, protocol_ids, delta_ports=(), baselines=()):
             raise dec.InputError(f"--delta-baseline {port}={sequence}: "
                                  f"the value does not fit the schema: {e}") from None
         seeds.setdefault(port, []).append(f"[{sequence % 65536}] = " + state)
+        # Its baseline fingerprints (the Lua walk cannot write a value back): the packets
+        # against it are checked as netser's reader checks them.
+        try:
+            candidates = decoder.baseline_fingerprints(value)
+            fingerprints.setdefault(port, []).append(f"[{sequence % 65536}] = {{{', '.join(map(str, candidates))}}}")
+        except dec.NotEncodable:
+            pass  # shown as not verified
     for port, cfg in sorted(config.items()):
-        schema = cfg.get("plain") or cfg["delta"]
-        protocol_id = protocol_ids.get(port, int(schema["schema_hash"]))
-        fields = [f"protocol_id = {protocol_id}"]
+        # Each schema's own protocol id (its schema hash unless --protocol-id gives the
+        # peers' own): a port's plain and delta packets may be of different types.
+        fields = []
         if "plain" in cfg:
+            fields.append(f"protocol_id = {protocol_ids.get(port, int(cfg['plain']['schema_hash']))}")
             fields.append("plain = " + lua_value(cfg["plain"]))
         if "delta" in cfg:
             salt = int(cfg["delta"]["delta_packet"]["protocol_id"]["salt"])
-            fields.append(f"delta_protocol_id = {protocol_id ^ salt}")
+            fields.append(f"delta_protocol_id = {protocol_ids.get(port, int(cfg['delta']['schema_hash'])) ^ salt}")
             fields.append("delta = " + lua_value(with_reset_states(cfg["delta"])))
         fields.append("store = {" + ", ".join(seeds.get(port, [])) + "}")
+        fields.append("fingerprints = {" + ", ".join(fingerprints.get(port, [])) + "}")
         out.append(f"ports[{port}] = {{" + ",\n  ".join(fields) + "}\n")
     out.append('''
 function netser.dissector(tvb, pinfo, tree)

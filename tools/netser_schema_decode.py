@@ -11,9 +11,11 @@ that the tests that compare it with netser's own reader check the documents too.
 Prints {"ok": true, "value": ..., "bits": N} or
 {"ok": false, "error": "out_of_range", "bit": 42, "path": "Player.inventory[3]"}.
 --delta reads a delta packet (or with --payload a bare serialize_delta body): it adds
-"header" (a packet's sequence numbers) and "changes" (every field of the delta in wire
-order: changed bits, differences, element lists), and with --baseline (a decoded value,
-as this tool prints it) the applied "value". Without a baseline it stops with
+"header" (a packet's sequence numbers and baseline fingerprint) and "changes" (every
+field of the delta in wire order: changed bits, differences, element lists), and with
+--baseline (a decoded value, as this tool prints it) the applied "value", after checking
+the packet's baseline fingerprint against the baseline's (written back in its plain
+encoding: "fingerprint": "checked", or baseline_mismatch at bit 64 as netser's reader). Without a baseline it stops with
 missing_baseline where the wire depends on the baseline's value (docs/schema.md 9).
 A read makes at most 2^20 elements plus 1024 per byte of the packet (docs/schema.md
 section 7, "Element budget"): past that, too_large, as past netser's allocation budget.
@@ -26,6 +28,7 @@ import math
 import re
 import struct
 import sys
+import zlib
 
 SUPPORTED_VERSIONS = (1,)
 MAX_NESTING = 64  # recursive structs, root included (schema.md section 7)
@@ -156,6 +159,44 @@ def crc32(data, init=0xFFFFFFFF):
         for _ in range(8):
             crc = (crc >> 1) ^ 0xEDB88320 if crc & 1 else crc >> 1
     return crc ^ 0xFFFFFFFF
+
+
+class BitWriter:
+    """The plain write's bits (wire_format.md section 1): least significant first."""
+
+    def __init__(self):
+        self.value, self.pos = 0, 0
+
+    def put(self, v, n):
+        self.value |= v << self.pos
+        self.pos += n
+
+    def align(self):
+        self.pos += (-self.pos) % 8
+
+    def put_bytes(self, data):
+        self.put(int.from_bytes(data, "little"), 8 * len(data))
+
+    def data(self):
+        return self.value.to_bytes((self.pos + 7) // 8, "little")
+
+
+class NotEncodable(Exception):
+    """A value this tool cannot write back (an opaque codec of variable width): its
+    baseline fingerprint is not checked."""
+
+
+class _NoPlain(Exception):
+    """A value netser's plain write refuses (out of its range, no enumerator): it has no
+    baseline fingerprint."""
+
+
+def _quantize_code(x, q):
+    """The code of float x (not NaN) in quantization q: the write of wire_format.md 3.1."""
+    lo, delta, max_int = real(q["min"]), real(q["delta"]), integer(q["max_int"])
+    v = f32(f32(f32(x) - lo) / delta) if math.isfinite(x) else (1.0 if x > 0 else 0.0)
+    v = min(max(v, 0.0), 1.0)
+    return min(math.floor(f32(f32(v * f32(max_int)) + 0.5)), max_int)
 
 
 # ---- the schema's shape (docs/schema.md sections 1-4) ----------------------------------
@@ -450,6 +491,7 @@ class Decoder:
         self.schema = schema
         self.types = schema["types"]
         self.root_name = schema.get("root_name")
+        self.fingerprint = None  # a delta packet's baseline fingerprint: checked, or why not
         self._start(0)
 
     def _start(self, size):
@@ -835,7 +877,7 @@ class Decoder:
         ident = layout["protocol_id"]
         salt = integer(ident["salt"])
         protocol_id = integer(ident["value"]) if protocol_id is None else (protocol_id ^ salt)
-        self.header, self.changes = None, []
+        self.header, self.changes, self.fingerprint = None, [], None
         if len(data) < 4:
             raise DecodeError("overflow", 0)
         sent = int.from_bytes(data[0:4], "little")
@@ -843,14 +885,33 @@ class Decoder:
             raise DecodeError("bad_crc", 0)
         start = integer(layout["payload_bit_offset"])
         r = BitReader(data, start)
-        header = {}
+        header, fingerprint_at = {}, None
         for field in layout["header"]:
+            if field["name"] == "baseline_fingerprint":
+                fingerprint_at = r.pos
             header[field["name"]] = r.read(integer(field["bits"]))
         self.header = header
+        if baseline is not MISSING and fingerprint_at is not None:
+            self._check_fingerprint(baseline, header["baseline_fingerprint"], fingerprint_at)
         value, r2 = self.decode_delta(data, r.pos, baseline)
         payload_bits = r2.pos - start
         self._end_check(r2, layout["end_check"], payload_bits, len(data))
         return header, value, payload_bits
+
+    def _check_fingerprint(self, baseline, sent, at):
+        """The baseline's fingerprint against the packet's: baseline_mismatch at the field's
+        first bit when it differs (or when the baseline has no plain encoding), as netser's
+        reader refuses the packet before it decodes a member. self.fingerprint says
+        "checked", "mismatch", or why it was not checked."""
+        try:
+            fingerprints = self.baseline_fingerprints(baseline)
+        except NotEncodable as e:
+            self.fingerprint = f"not checked: {e}"
+            return
+        if sent not in fingerprints:
+            self.fingerprint = "mismatch"
+            raise DecodeError("baseline_mismatch", at)
+        self.fingerprint = "checked"
 
     def _change(self, field, path, at, end, **more):
         item = {"path": path, "bit": at, "bits": end - at, "field": field}
@@ -942,14 +1003,7 @@ class Decoder:
         x = parse_float(v)
         if math.isnan(x):
             raise DecodeError("invalid_value", at, path)
-        lo, delta, max_int = real(n["min"]), real(n["delta"]), integer(n["max_int"])
-        if math.isfinite(x):
-            q = f32(f32(f32(x) - lo) / delta)
-        else:
-            q = 1.0 if x > 0 else 0.0
-        q = min(max(q, 0.0), 1.0)
-        code = math.floor(f32(f32(q * f32(max_int)) + 0.5))
-        return min(code, max_int)
+        return _quantize_code(x, n)
 
     def _value_of(self, n, code, at, path):
         """The value of a code (the plain read's arithmetic)."""
@@ -1646,6 +1700,309 @@ class Decoder:
     def node_unknown(self, r, n):
         raise DecodeError("unsupported", r.pos)
 
+    # ---- plain writes: the baseline fingerprint (docs/schema.md section 6) -------------
+    # A delta packet carries the fingerprint of the baseline it was written against: the
+    # standard CRC-32 over the bit count of the baseline's plain encoding (4 little-endian
+    # bytes), then that encoding's bytes. To check it, the baseline (a decoded value) is
+    # written back as netser's plain write does.
+
+    def baseline_fingerprints(self, value):
+        """The fingerprints value has as a baseline: one, or (its sets and maps in the order
+        given, by key code, by key: a hash table writes its entries by key code, a std::map
+        in key order) up to three; none when it has no plain encoding (a value out of its
+        range: netser's reader then refuses every delta against it). NotEncodable when the
+        schema has a node this tool cannot write (an opaque codec of variable width)."""
+        out = []
+        for order in ("given", "by_code", "by_key"):
+            self._order, self._reorderable = order, False
+            self.inline_stack = []
+            w = BitWriter()
+            try:
+                self._write(w, self.schema["root"], value)
+            except _NoPlain:
+                return []
+            finally:
+                self.inline_stack = []
+            fingerprint = zlib.crc32((w.pos & 0xFFFFFFFF).to_bytes(4, "little") + w.data())
+            if fingerprint not in out:
+                out.append(fingerprint)
+            if not self._reorderable:
+                break
+        return out
+
+    def _write(self, w, n, v):
+        kind = n["kind"]
+        if kind == "recursive":
+            n = self.inline_stack[len(self.inline_stack) - 1 - integer(n["depth"])]
+            kind = n["kind"]
+        fn = getattr(self, "_write_" + kind, None)
+        if fn is None:
+            raise NotEncodable(f"no plain write for a {kind!r} node")
+        fn(w, n, v)
+
+    def _code(self, n, v):
+        try:
+            return self._code_of(n, v, 0, "")
+        except DecodeError:
+            raise _NoPlain() from None
+
+    def _write_common(self, w, n, v, equal):
+        """common: the flag, then the index of the first value equal to v, or the plain code."""
+        common = n.get("common")
+        if common is not None:
+            for i, c in enumerate(common["values"]):
+                if equal(c):
+                    w.put(1, 1)
+                    w.put(i, integer(common["index_bits"]))
+                    return True
+            w.put(0, 1)
+        return False
+
+    def _write_bool(self, w, n, v):
+        w.put(1 if v else 0, 1)
+
+    def _write_int(self, w, n, v):
+        if not self._write_common(w, n, v, lambda c: integer(c) == v):
+            w.put(self._code(n, v), integer(n["bits"]))
+
+    def _write_enum(self, w, n, v):
+        w.put(self._code(n, v), integer(n["bits"]))
+
+    def _write_float(self, w, n, v):
+        x = parse_float(v)
+        if self._write_common(w, n, v, lambda c: real(c) == x):
+            return
+        if n.get("finite") and not math.isfinite(x):
+            raise _NoPlain()
+        bits = integer(n["bits"])
+        if n["encoding"] == "quantize":
+            w.put(self._code(n, v), bits)
+        elif isinstance(v, str) and v.startswith("nan("):
+            w.put(int(v[4:-1], 16), bits)
+        else:
+            w.put(int.from_bytes(struct.pack("<f" if bits == 32 else "<d", x), "little"), bits)
+
+    def _write_string(self, w, n, v):
+        if isinstance(v, dict):
+            data = bytes.fromhex(v["bytes"])
+            try:
+                data.decode("utf-8", "strict")
+                valid = True
+            except UnicodeDecodeError:
+                valid = False
+        else:
+            data, valid = v.encode("utf-8", "surrogatepass"), all(not 0xD800 <= ord(c) <= 0xDFFF for c in v)
+        if len(data) > integer(n["max_length"]) or \
+                (n["content"] == "utf8_without_nul" and (not valid or b"\0" in data)):
+            raise _NoPlain()
+        w.put(len(data), integer(n["length_bits"]))
+        w.align()
+        w.put_bytes(data)
+
+    def _write_count(self, w, n, count):
+        if count > integer(n["max_size"]):
+            raise _NoPlain()
+        w.put(count, integer(n["count_bits"]))
+
+    def _write_array(self, w, n, v):
+        if len(v) != integer(n["length"]):
+            raise _NoPlain()
+        for x in v:
+            self._write(w, n["element"], x)
+
+    def _write_vector(self, w, n, v):
+        self._write_count(w, n, len(v))
+        for x in v:
+            self._write(w, n["element"], x)
+
+    def _entries(self, n, entries, key):
+        """A set's or a map's entries in the order of this write (baseline_fingerprints)."""
+        if len(entries) < 2:
+            return entries
+        self._reorderable = True
+        node = n["element"] if n["kind"] == "set" else n["key"]
+        if self._order == "by_code":
+            if node["kind"] not in ("bool", "int", "enum", "float"):
+                return entries  # no key code: a hash table of such keys keeps its own order
+            return sorted(entries, key=lambda e: self._key_code_or_fail(node, key(e)))
+        if self._order == "by_key":
+            def natural(e):
+                k = key(e)
+                if isinstance(k, str):
+                    return (0, k.encode("utf-8", "surrogatepass"))
+                if isinstance(k, dict) and "bytes" in k:
+                    return (0, bytes.fromhex(k["bytes"]))
+                if isinstance(k, (bool, int, float)) or (isinstance(k, str) and k in ("inf", "-inf")):
+                    return (1, parse_float(k) if not isinstance(k, int) else k)
+                return (2, json.dumps(k, sort_keys=True))
+            try:
+                return sorted(entries, key=natural)
+            except TypeError:
+                return entries
+        return entries
+
+    def _key_code_or_fail(self, node, k):
+        try:
+            return self._key_code(node, k, 0, "")
+        except DecodeError:
+            raise _NoPlain() from None
+
+    def _write_set(self, w, n, v):
+        self._write_count(w, n, len(v))
+        for x in self._entries(n, v, lambda e: e):
+            self._write(w, n["element"], x)
+
+    def _write_map(self, w, n, v):
+        self._write_count(w, n, len(v))
+        for k, x in self._entries(n, v, lambda e: e[0]):
+            self._write(w, n["key"], k)
+            self._write(w, n["value"], x)
+
+    def _write_optional(self, w, n, v):
+        w.put(0 if v is None else 1, 1)
+        if v is not None:
+            self._write(w, n["value"], v)
+
+    def _write_variant(self, w, n, v):
+        w.put(v["index"], integer(n["index_bits"]))
+        self._write(w, n["alternatives"][v["index"]]["encoding"], v["value"])
+
+    @staticmethod
+    def _write_relative_index(w, previous, current, size):
+        """wire_format.md 3.2, the write of _relative_index's ladder."""
+        d = current - previous
+        if d == 1:
+            w.put(1, 1)
+            return
+        w.put(0, 1)
+        for lo, hi in ((2, 5), (6, 13), (14, 29), (30, 61), (62, 125)):
+            if lo <= d <= hi:
+                w.put(1, 1)
+                w.put(d - lo, bits_required(lo, hi))
+                return
+            w.put(0, 1)
+        w.put(d - 126, bits_required(126, size + 1))
+
+    def _write_sparse(self, w, n, v):
+        if n["container"] == "vector":
+            self._write_count(w, n, len(v))
+        elif len(v) != integer(n["length"]):
+            raise _NoPlain()
+        previous = -1
+        for i, x in enumerate(v):
+            if x is not None:
+                self._write_relative_index(w, previous, i, len(v))
+                self._write(w, n["element"], x)
+                previous = i
+        self._write_relative_index(w, previous, len(v), len(v))
+
+    def _write_struct(self, w, n, v):
+        definition = n if "members" in n else self.types[n["name"]]
+        inline = "members" in n
+        if inline:
+            self.inline_stack.append(n)
+        try:
+            for base in definition["bases"]:
+                self._write(w, base, v)
+            for m in definition["members"]:
+                if m.get("skip"):
+                    continue
+                cond = m.get("only_if")
+                if cond is not None and v.get(cond["member"]) is not True:
+                    continue
+                if m["name"] not in v:
+                    raise NotEncodable(f"member {m['name']!r} is sent but not in the value")
+                if m.get("check") is not None:
+                    w.align()
+                    w.put(integer(m["check"]["magic"]), 32)
+                self._write(w, m["encoding"], v[m["name"]])
+        finally:
+            if inline:
+                self.inline_stack.pop()
+
+    def _write_aggregate(self, w, n, v):
+        self.inline_stack.append(n)
+        try:
+            for f in n["fields"]:
+                self._write(w, f["encoding"], v[f["name"]])
+        finally:
+            self.inline_stack.pop()
+
+    @staticmethod
+    def _centered_code(x, q):
+        """A unit component's code (docs/game_encodings.md): 0 (and -0) is the middle code."""
+        max_int = integer(q["max_int"])
+        if x == 0:
+            return max_int // 2
+        return _quantize_code(x, q)
+
+    def _write_user_attribute(self, w, n, v):
+        tag = n.get("tag")
+        if "wire" not in n:
+            self._write_opaque(w, n, v)
+            return
+        wire = n["wire"]
+        if tag == "smallest_three":
+            try:
+                largest, codes = self._smallest_three_fields(n, v, 0, "")
+            except DecodeError:
+                raise _NoPlain() from None
+            codes = [largest] + codes
+        elif tag in ("unit_quaternion", "unit_vector"):
+            fields = n.get("value_fields")
+            c = [f32(parse_float(v[f])) for f in fields] if fields else [f32(parse_float(x)) for x in v]
+            if not all(math.isfinite(x) for x in c):
+                raise _NoPlain()
+            if tag == "unit_quaternion":
+                codes = [self._centered_code(c[i], wire[i]["quantization"]) for i in range(3)]
+                codes.append(1 if math.copysign(1.0, c[3]) < 0 else 0)
+            else:
+                codes = self._octahedral(c, wire)
+        elif tag in ("linked", "linked_strict"):
+            codes = [0 if v is None else v]
+        else:
+            codes = []
+            for f in wire:
+                x = v[f["name"]]
+                if f["as"] == "flag":
+                    codes.append(1 if x else 0)
+                elif f["as"] == "integer":
+                    codes.append(x - integer(f["min"]))
+                elif f["as"] == "quantized":
+                    codes.append(_quantize_code(parse_float(x), f["quantization"]))
+                else:
+                    codes.append(x)
+        for f, code in zip(wire, codes):
+            if not 0 <= code <= integer(f["max_code"]):
+                raise _NoPlain()
+            w.put(code, integer(f["bits"]))
+
+    def _octahedral(self, c, wire):
+        """unit_vector's write (docs/game_encodings.md): u, v on the octahedron, folded when z < 0."""
+        x, y, z = c
+        l1 = f32(f32(abs(x) + abs(y)) + abs(z))
+        if math.isinf(l1):
+            x, y, z = f32(x * 0.25), f32(y * 0.25), f32(z * 0.25)
+            l1 = f32(f32(abs(x) + abs(y)) + abs(z))
+        if l1 == 0:
+            raise _NoPlain()
+        u, t = f32(x / l1), f32(y / l1)
+        if z < 0:
+            u, t = f32(f32(1 - abs(t)) * (-1 if u < 0 else 1)), f32(f32(1 - abs(u)) * (-1 if t < 0 else 1))
+        return [self._centered_code(u, wire[0]["quantization"]), self._centered_code(t, wire[1]["quantization"])]
+
+    def _write_opaque(self, w, n, v):
+        max_bits = n.get("max_bits")
+        if max_bits is None or integer(n.get("min_bits", -1)) != integer(max_bits) or not isinstance(v, dict):
+            raise NotEncodable("an opaque codec of variable width")
+        bits = integer(max_bits)
+        if not 0 <= v["code"] < (1 << bits):
+            raise _NoPlain()
+        w.put(v["code"], bits)
+
+    def _write_user_type(self, w, n, v):
+        self._write_user_attribute(w, n, v)
+
     # ---- decoded values (section 8): what a baseline must look like ------------------
 
     def check_value(self, n, v, path):
@@ -1812,6 +2169,8 @@ def decode(decoder, args, data, baseline):
             else:
                 header, value, bits = decoder.decode_delta_packet(data, args.protocol_id, baseline)
                 out["header"] = header
+                if decoder.fingerprint is not None:
+                    out["fingerprint"] = decoder.fingerprint
             out = {"ok": True, **out, "changes": decoder.changes}
             if value is not MISSING:
                 out["value"] = value
@@ -1828,6 +2187,8 @@ def decode(decoder, args, data, baseline):
         if args.delta:
             if getattr(decoder, "header", None) is not None and not args.payload:
                 out["header"] = decoder.header
+                if decoder.fingerprint is not None:
+                    out["fingerprint"] = decoder.fingerprint
             out["changes"] = getattr(decoder, "changes", [])
         return out, 1
 

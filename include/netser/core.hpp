@@ -10,6 +10,7 @@
 #include <netser/primitives.hpp>
 #include <netser/quantization.hpp>
 #include <netser/relative_index.hpp>
+#include <netser/sequence.hpp>
 #include <netser/stream.hpp>
 #include <netser/utf8.hpp>
 #include <netser/value_codes.hpp>

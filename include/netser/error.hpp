@@ -21,6 +21,7 @@ enum class errc : std::uint8_t {
     bad_crc,        ///< the packet's CRC32 does not match (corrupt, or another protocol)
     bad_protocol,   ///< the packet belongs to another protocol
     missing_baseline, ///< a delta packet names a baseline the reader no longer holds
+    baseline_mismatch, ///< a delta packet read against a baseline other than the one it was written against
 };
 
 /// The name of an error code, e.g. "out_of_range".
@@ -35,6 +36,7 @@ constexpr std::string_view to_string(errc e) noexcept {
     case errc::bad_crc: return "bad_crc";
     case errc::bad_protocol: return "bad_protocol";
     case errc::missing_baseline: return "missing_baseline";
+    case errc::baseline_mismatch: return "baseline_mismatch";
     }
     return "unknown";
 }
@@ -63,6 +65,9 @@ constexpr std::string_view describe(errc e) noexcept {
         return "the packet belongs to another protocol (another schema or version? compare with "
                "netser_schema_diff.py)";
     case errc::missing_baseline: return "the delta packet's baseline is no longer held by the reader";
+    case errc::baseline_mismatch:
+        return "the reader's baseline under that sequence number is not the one the delta packet was written against "
+               "(its fingerprint differs): a stale or wrapped sequence number, or another start state";
     }
     return "unknown error";
 }

@@ -17,3 +17,10 @@
 #include <netser/schema_json.hpp>
 #include <netser/to_string.hpp>
 #include <netser/unit_vector.hpp>
+
+// Snapshot sessions: baseline fingerprints, rings, acks, budgets, packet kinds.
+#include <netser/acks.hpp>
+#include <netser/baseline_ring.hpp>
+#include <netser/delta_budget.hpp>
+#include <netser/fingerprint.hpp>
+#include <netser/packet_kind.hpp>

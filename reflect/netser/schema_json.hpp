@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -281,7 +282,8 @@ void schema_packet_layout(B& b, std::uint32_t schema_hash_value, const bit_bound
 }
 
 // A delta packet (delta_packet.hpp): the packet's framing over the protocol id XOR the
-// salt, a header of two sequence numbers, then serialize_delta's body.
+// salt, a header of two sequence numbers and the baseline fingerprint, then
+// serialize_delta's body.
 template <class B>
 void schema_delta_packet_layout(B& b, std::uint32_t schema_hash_value, const bit_bounds& bounds) {
     auto& o = b.out;
@@ -305,10 +307,11 @@ void schema_delta_packet_layout(B& b, std::uint32_t schema_hash_value, const bit
     schema_integer(b, "payload_bit_offset", 32);
     o.key("header");
     o.begin_array();
-    for (const char* name : {"sequence", "baseline"}) {
+    for (const auto& [name, bits] : {std::pair<const char*, std::size_t>{"sequence", 16}, {"baseline", 16},
+                                      {"baseline_fingerprint", 32}}) {
         o.begin_object();
         schema_string(b, "name", name);
-        schema_integer(b, "bits", 16);
+        schema_integer(b, "bits", bits);
         o.end_object();
     }
     o.end_array();

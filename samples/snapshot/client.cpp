@@ -1,13 +1,15 @@
 // The client: takes every datagram that reaches its port and reads it as a delta
-// packet in stages (CRC, header, the baseline it names, the delta body, the end check).
-// It rebuilds each snapshot from its baseline and parts, checks it bit for bit against
-// the server's quantized state and within the quantization bounds of the true state,
-// keeps it as a baseline and acknowledges it.
+// packet against its ring of decoded snapshots (netser::read_delta_packet: the CRC, the
+// header, the baseline it names and that baseline's fingerprint, the delta body, the end
+// check). It checks each snapshot bit for bit against what the server recorded it would
+// hold, and every cube at the full state within the quantization bounds of the true
+// state; keeps the snapshot as a baseline and acknowledges it (netser::ack_window).
 
 #include "demo.hpp"
 #include "link.hpp"
 #include "pcap.hpp"
-#include "snapshot_ring.hpp"
+
+#include <netser/acks.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -52,31 +54,42 @@ class verifier {
 public:
     explicit verifier(client_report& report) : report_(report) { report_.fields = make_fields(); }
 
-    // A rebuilt snapshot: bit for bit the server's quantized state, and within the
-    // quantization bounds of its true state.
-    void check(std::uint16_t sequence, const DeltaSnapshot& rebuilt, const truth_history& history) {
+    // A decoded snapshot: bit for bit what the server recorded the client would hold.
+    // Each cube is either at the full state (the server's quantized state), and then
+    // within the quantization bounds of the true state, or behind it: a change the
+    // budget left for a later packet.
+    void check(std::uint16_t sequence, const DeltaSnapshot& decoded, const truth_history& history) {
         ++report_.rebuilt;
-        if (!history.get(sequence, truth_)) {
+        if (!history.get(sequence, held_, truth_)) {
             ++report_.rebuilt_mismatches;
             note("snapshot %u: no such snapshot on the server", unsigned{sequence});
             return;
         }
-        for (std::size_t i = 0; i < cube_count; ++i) expected_.cubes[i] = to_delta(truth_[i]);
-        if (netser::as_received(expected_, expected_)) {
+        if (!same_snapshot(decoded, held_)) {
+            ++report_.rebuilt_mismatches;
+            std::size_t differing = 0;
+            for (std::size_t i = 0; i < cube_count; ++i)
+                if (!same_cube(decoded.cubes[i], held_.cubes[i])) ++differing;
+            note("snapshot %u: %zu cubes differ from what the server recorded", unsigned{sequence}, differing);
+        }
+        for (std::size_t i = 0; i < cube_count; ++i) full_.cubes[i] = to_delta(truth_[i]);
+        if (netser::as_received(full_, full_)) {
             ++report_.rebuilt_mismatches;
             note("snapshot %u: the server's state does not encode", unsigned{sequence});
             return;
         }
-        std::size_t differing = 0;
+        std::size_t behind = 0;
         for (std::size_t i = 0; i < cube_count; ++i) {
-            if (!same_cube(rebuilt.cubes[i], expected_.cubes[i])) ++differing;
-            check_cube(sequence, i, rebuilt.cubes[i], truth_[i]);
+            if (!same_cube(decoded.cubes[i], full_.cubes[i])) {
+                ++behind;
+                continue;
+            }
+            ++report_.cubes_checked;
+            check_cube(sequence, i, decoded.cubes[i], truth_[i]);
         }
-        report_.cubes_checked += cube_count;
-        if (differing != 0) {
-            ++report_.rebuilt_mismatches;
-            note("snapshot %u: %zu cubes differ from the server's quantized state", unsigned{sequence}, differing);
-        }
+        report_.behind += behind;
+        report_.behind_max = std::max(report_.behind_max, behind);
+        if (behind != 0) ++report_.behind_snapshots;
     }
 
     template <class... A>
@@ -113,67 +126,10 @@ private:
 
     client_report& report_;
     std::vector<CubeState> truth_;
-    DeltaSnapshot expected_;
+    DeltaSnapshot held_; // what the server recorded
+    DeltaSnapshot full_; // the server's quantized state
     const field_error* failed_ = nullptr; // the last field out of bounds, for the note
     double failed_error_ = 0;
-};
-
-// Snapshots whose parts are arriving: each starts as a copy of its baseline, and every
-// part brings the cubes that differ from the baseline in it.
-class assembler {
-public:
-    struct done {
-        std::uint16_t sequence;
-        DeltaSnapshot* snapshot;
-    };
-
-    // Adds a decoded part; the whole snapshot once its last part came, else nothing.
-    // False when the part does not fit the parts already seen (refused, nothing applied).
-    bool add(std::uint16_t sequence, std::uint16_t base_sequence, const DeltaSnapshot& base,
-             const DeltaSnapshot& part, std::optional<done>& complete) {
-        complete.reset();
-        if (part.parts == 0 || part.part >= part.parts) return false;
-        pending* p = find(sequence);
-        if (p == nullptr) {
-            p = &slots_[next_++ % slots_.size()]; // the oldest pending snapshot is given up
-            if (p->active) ++given_up_;
-            *p = pending{true, sequence, base_sequence, part.parts, 0, base};
-        }
-        if (p->base_sequence != base_sequence || p->parts != part.parts) return false;
-        if (p->received & (1u << part.part)) return true; // a duplicate
-        for (std::size_t i = 0; i < cube_count; ++i)
-            if (!same_cube(part.cubes[i], base.cubes[i])) p->snapshot.cubes[i] = part.cubes[i];
-        p->received |= 1u << part.part;
-        if (p->received == full(p->parts)) {
-            p->active = false;
-            complete = done{sequence, &p->snapshot};
-        }
-        return true;
-    }
-
-    /// Snapshots of which some part never came: given up, or still waiting at the end.
-    std::size_t incomplete() const noexcept {
-        return given_up_ + static_cast<std::size_t>(std::count_if(slots_.begin(), slots_.end(),
-                                                                  [](const pending& p) { return p.active; }));
-    }
-
-private:
-    struct pending {
-        bool active = false;
-        std::uint16_t sequence = 0, base_sequence = 0;
-        std::uint8_t parts = 1;
-        std::uint32_t received = 0; // a bit per part
-        DeltaSnapshot snapshot;     // parts 0 and 1 (whole), once complete
-    };
-    static std::uint32_t full(std::uint8_t parts) noexcept { return (std::uint32_t{1} << parts) - 1; }
-    pending* find(std::uint16_t sequence) noexcept {
-        for (pending& p : slots_)
-            if (p.active && p.sequence == sequence) return &p;
-        return nullptr;
-    }
-    std::array<pending, 8> slots_{};
-    std::size_t next_ = 0;
-    std::size_t given_up_ = 0;
 };
 
 bool has_moving_cube(const DeltaSnapshot& s) {
@@ -188,9 +144,9 @@ void run_client(const options& opt, boost::asio::io_context& io, net::udp::socke
     using clock = std::chrono::steady_clock;
     verifier verify(report);
     std::vector<std::byte> buffer(65536); // any datagram arrives whole
-    snapshot_ring held(initial_snapshot());
-    auto rebuilt = std::make_unique<assembler>();
-    auto part = std::make_unique<DeltaSnapshot>();
+    netser::baseline_ring<DeltaSnapshot> held(ring_capacity, initial_snapshot());
+    netser::ack_window acks;
+    auto decoded = std::make_unique<DeltaSnapshot>();
     const std::size_t sample_from = std::min<std::size_t>(30, opt.snapshots() / 2);
     std::optional<pcap_writer> capture;
     if (!opt.pcap_path.empty()) capture.emplace(opt.pcap_path);
@@ -198,9 +154,10 @@ void run_client(const options& opt, boost::asio::io_context& io, net::udp::socke
     net::udp::endpoint from;
 
     delay_line link(opt.loss_percent, std::chrono::milliseconds(opt.latency_ms), 0x636C6E74);
-    std::array<std::byte, 16> ack_buffer{};
+    std::array<std::byte, 32> ack_buffer{};
     const auto acknowledge = [&](std::uint16_t sequence) {
-        const netser::packet_write_result ack = netser::write_packet(ack_buffer, Ack{sequence});
+        acks.accepted(sequence);
+        const netser::packet_write_result ack = netser::write_packet(ack_buffer, acks.ack());
         if (ack.error) return;
         ++report.acks_sent;
         if (!link.push(ack.bytes, clock::now())) ++report.acks_dropped;
@@ -230,16 +187,12 @@ void run_client(const options& opt, boost::asio::io_context& io, net::udp::socke
         // is decided by the reader alone.
         const bool real = from == server;
         ++(real ? report.real_received : report.hostile_received);
+        if (real && *size > opt.budget) ++report.real_over_budget;
 
-        // Stage by stage: the CRC and the header; the baseline it names; the body.
-        netser::delta_packet_reader<DeltaSnapshot> reader(bytes);
-        const DeltaSnapshot* base = reader.error() ? nullptr : held.find(reader.header().baseline);
-        netser::error e = reader.read(*part, base);
-        std::optional<assembler::done> complete;
-        if (!e && !rebuilt->add(reader.header().sequence, reader.header().baseline, *base, *part, complete)) {
-            e.code = netser::errc::invalid_value; // parts that do not fit together
-            e.bit = 0;
-        }
+        // The CRC and the header; the baseline it names, found in the ring and compared by
+        // fingerprint; the body and the end check. A refused packet changes nothing.
+        netser::delta_header header;
+        const netser::error e = netser::read_delta_packet(bytes, *decoded, held, &header);
         if (e) {
             if (real && e.code == netser::errc::missing_baseline) {
                 ++report.real_missing_baseline; // not an error: the baseline fell out of the ring
@@ -256,17 +209,12 @@ void run_client(const options& opt, boost::asio::io_context& io, net::udp::socke
 
         ++(real ? report.real_accepted : report.hostile_accepted);
         if (!real) verify.note("a hostile packet was accepted (%zu bytes)", *size);
-        if (!complete) continue;
-        DeltaSnapshot& whole = *complete->snapshot;
-        whole.part = 0;
-        whole.parts = 1;
-        verify.check(complete->sequence, whole, shared.truth);
-        held.put(complete->sequence, whole);
-        acknowledge(complete->sequence);
-        if (opt.verbose && real && !report.sample && report.rebuilt >= sample_from && has_moving_cube(whole))
-            report.sample = whole;
+        verify.check(header.sequence, *decoded, shared.truth);
+        if (held.put(header.sequence, *decoded) == nullptr) verify.note("snapshot %u: not kept", unsigned{header.sequence});
+        acknowledge(header.sequence);
+        if (opt.verbose && real && !report.sample && report.rebuilt >= sample_from && has_moving_cube(*decoded))
+            report.sample = *decoded;
     }
-    report.incomplete = rebuilt->incomplete();
     if (capture && !capture->ok()) verify.note("could not write the capture %s", opt.pcap_path.c_str());
 }
 

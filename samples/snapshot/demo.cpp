@@ -12,19 +12,29 @@ std::size_t options::snapshots() const noexcept {
     return n < 1.0 ? 1 : static_cast<std::size_t>(n);
 }
 
-void truth_history::put(std::uint16_t sequence, const std::vector<CubeState>& cubes) {
+void truth_history::put(std::uint16_t sequence, const DeltaSnapshot& held, const std::vector<CubeState>& cubes) {
     const std::lock_guard lock(mutex_);
     frame& f = frames_[sequence % depth];
     f.valid = true;
     f.sequence = sequence;
+    f.held = held;
     f.cubes = cubes;
 }
 
-bool truth_history::get(std::uint16_t sequence, std::vector<CubeState>& out) const {
+bool truth_history::get(std::uint16_t sequence, DeltaSnapshot& held, std::vector<CubeState>& cubes) const {
     const std::lock_guard lock(mutex_);
     const frame& f = frames_[sequence % depth];
     if (!f.valid || f.sequence != sequence) return false;
-    out = f.cubes;
+    held = f.held;
+    cubes = f.cubes;
+    return true;
+}
+
+bool truth_history::get(std::uint16_t sequence, DeltaSnapshot& held) const {
+    const std::lock_guard lock(mutex_);
+    const frame& f = frames_[sequence % depth];
+    if (!f.valid || f.sequence != sequence) return false;
+    held = f.held;
     return true;
 }
 
@@ -76,6 +86,7 @@ const char* to_string(hostile_kind k) noexcept {
     case hostile_kind::other_schema: return "an older schema";
     case hostile_kind::forged_crc: return "forged with a valid CRC";
     case hostile_kind::unknown_baseline: return "naming an unknown baseline";
+    case hostile_kind::wrong_baseline: return "written against a wrong baseline";
     }
     return "?";
 }

@@ -29,29 +29,34 @@ struct options {
     unsigned latency_ms = 0;     ///< one-way delay, each direction
     std::string record_path;     ///< --record: the quantized states, challenge layout
     std::string pcap_path;       ///< --pcap: what the client's port saw and sent
-    std::string schema_path;     ///< --schema: schema_json of DeltaSnapshot and Ack
+    std::string schema_path;     ///< --schema: schema_json of DeltaSnapshot and netser::ack_message
+    std::size_t budget = packet_budget; ///< --budget: bytes per delta packet
 
     std::size_t snapshots() const noexcept;
 };
 
-/// The server's state of every cube by wire sequence number: the ground truth the
-/// client checks what it rebuilt against. (A test harness's view: a real client has no
-/// such thing.)
+/// By wire sequence number: what the server recorded the client will hold after reading
+/// the snapshot (the `held` value of its budgeted write), and the true state of every
+/// cube. The ground truth the client checks what it decoded against. (A test harness's
+/// view: a real client has no such thing.)
 class truth_history {
 public:
-    void put(std::uint16_t sequence, const std::vector<CubeState>& cubes);
-    /// Every cube of snapshot `sequence`; false when unknown (or overwritten).
-    bool get(std::uint16_t sequence, std::vector<CubeState>& out) const;
+    void put(std::uint16_t sequence, const DeltaSnapshot& held, const std::vector<CubeState>& cubes);
+    /// Snapshot `sequence`; false when unknown (or overwritten).
+    bool get(std::uint16_t sequence, DeltaSnapshot& held, std::vector<CubeState>& cubes) const;
+    /// Only what the client will hold.
+    bool get(std::uint16_t sequence, DeltaSnapshot& held) const;
 
 private:
     struct frame {
         bool valid = false;
         std::uint16_t sequence = 0;
+        DeltaSnapshot held;
         std::vector<CubeState> cubes;
     };
     static constexpr std::size_t depth = 256; // a little over 4 s of snapshots
     mutable std::mutex mutex_;
-    std::array<frame, depth> frames_;
+    std::vector<frame> frames_ = std::vector<frame>(depth); // 256 x 901 cubes: on the heap
 };
 
 /// The last real packets the server sent, for the hostile sender to damage.
@@ -100,12 +105,19 @@ struct server_report {
     std::size_t packets_sent = 0;    ///< handed to the link (before loss)
     std::size_t packets_dropped = 0; ///< by --loss
     std::size_t acks_received = 0;
-    std::size_t acks_rejected = 0;   ///< datagrams at the server's port that were no Ack
+    std::size_t acks_rejected = 0;   ///< datagrams at the server's port that were no ack_message
     std::size_t against_initial = 0; ///< snapshots sent against the initial state (no usable ack)
     double baseline_age_mean = 0;    ///< snapshots between a snapshot and its baseline
     std::size_t baseline_age_max = 0;
-    std::size_t split_snapshots = 0; ///< snapshots cut into more than one packet
+    std::size_t over_budget = 0;     ///< packets longer than the budget (delta_budget never writes one)
     std::size_t changed_vs_baseline = 0; ///< cubes that differed from their baseline, summed
+    std::size_t sent_changes = 0;    ///< ... of which the packets carried
+    std::size_t deferred = 0;        ///< ... left for later packets (the budget was spent)
+    std::size_t deferred_snapshots = 0; ///< snapshots that left some change for later
+    std::size_t deferred_max = 0;    ///< the most changes one snapshot left for later
+    std::size_t deferred_run = 0;    ///< the longest run of consecutive such snapshots
+    std::size_t behind_total = 0;    ///< cubes the client will hold behind the full state, summed
+    std::size_t longest_wait = 0;    ///< the most consecutive snapshots one cube stayed behind
     std::size_t delta_body_bits = 0; ///< serialize_delta bits, summed over packets
     std::size_t failures = 0; ///< write, send or measure-vs-write disagreements
     std::string first_failure;
@@ -137,15 +149,18 @@ struct client_report {
     std::size_t real_accepted = 0;
     std::size_t real_rejected = 0;
     std::size_t real_missing_baseline = 0; ///< refused: baseline no longer held (not an error)
-    std::size_t rebuilt = 0;               ///< snapshots rebuilt whole and checked bit for bit
-    std::size_t rebuilt_mismatches = 0;    ///< ... that differed from the server's
-    std::size_t incomplete = 0;            ///< snapshots of which some parts never came
+    std::size_t real_over_budget = 0;      ///< real packets longer than the budget
+    std::size_t rebuilt = 0;               ///< snapshots decoded and checked bit for bit
+    std::size_t rebuilt_mismatches = 0;    ///< ... that differed from what the server recorded
+    std::size_t behind = 0;                ///< decoded cubes not (yet) at the full state, summed
+    std::size_t behind_snapshots = 0;      ///< decoded snapshots with such cubes
+    std::size_t behind_max = 0;            ///< the most in one snapshot
     std::size_t acks_sent = 0;
     std::size_t acks_dropped = 0;
     std::size_t hostile_received = 0;
     std::size_t hostile_accepted = 0;
     std::map<netser::errc, std::size_t> hostile_rejected; ///< by read_packet's error code
-    std::size_t cubes_checked = 0;
+    std::size_t cubes_checked = 0; ///< cubes at the full state, checked against the true state
     std::size_t mismatches = 0;
     std::vector<field_error> fields;
     std::vector<std::string> notes; ///< the first problems, in words
@@ -162,8 +177,9 @@ enum class hostile_kind : std::uint8_t {
     other_schema,
     forged_crc,
     unknown_baseline,
+    wrong_baseline,
 };
-inline constexpr std::size_t hostile_kind_count = 7;
+inline constexpr std::size_t hostile_kind_count = 8;
 const char* to_string(hostile_kind k) noexcept;
 
 struct hostile_report {
@@ -177,13 +193,13 @@ struct hostile_report {
 /// named by sequence 0.
 DeltaSnapshot initial_snapshot();
 
-/// Simulates, records the truth, sends each snapshot as a delta against the newest
-/// acknowledged one, measures the plain stages.
+/// Simulates, sends each snapshot as one budgeted delta packet against the newest
+/// acknowledged one, records what the client will hold, measures the plain stages.
 void run_server(const options& opt, net::udp::socket& socket, const net::udp::endpoint& client, shared_state& shared,
                 server_report& report);
 
-/// Receives everything, reads delta packets in stages, rebuilds and verifies snapshots,
-/// acknowledges them.
+/// Receives everything, reads delta packets against its ring of decoded snapshots,
+/// verifies them, acknowledges them.
 void run_client(const options& opt, boost::asio::io_context& io, net::udp::socket& socket,
                 const net::udp::endpoint& server, shared_state& shared, client_report& report);
 

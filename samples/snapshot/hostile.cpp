@@ -1,7 +1,8 @@
 // The hostile sender: a third socket that, for as long as the server runs, sends the
 // client what an open UDP port receives in real life: noise, damaged packets, other
-// programs' and older versions' packets, forgeries with a correct CRC, and packets that
-// name a baseline the client never had.
+// programs' and older versions' packets, forgeries with a correct CRC, packets that
+// name a baseline the client never had, and packets written against another value of a
+// baseline it has.
 
 #include "demo.hpp"
 
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <random>
 #include <thread>
 
@@ -21,7 +23,9 @@ constexpr std::uint32_t other_protocol_id = 0x4F544852; // "OTHR"
 
 class hostile_source {
 public:
-    explicit hostile_source(const shared_state& shared) : shared_(shared), rng_(0x6E657473) {}
+    explicit hostile_source(const shared_state& shared)
+        : shared_(shared), rng_(0x6E657473), initial_(std::make_unique<DeltaSnapshot>(initial_snapshot())),
+          base_(std::make_unique<DeltaSnapshot>()), msg_(std::make_unique<DeltaSnapshot>()) {}
 
     // The next packet of the given kind in `out`; the kind actually made (a copy needs
     // a real packet first: until one exists, random bytes).
@@ -37,6 +41,7 @@ public:
         case hostile_kind::other_schema: rewrite(out, true); break;
         case hostile_kind::forged_crc: forge(out); break;
         case hostile_kind::unknown_baseline: unknown_baseline(out); break;
+        case hostile_kind::wrong_baseline: wrong_baseline(out); break;
         }
         return kind;
     }
@@ -99,7 +104,8 @@ private:
     void unknown_baseline(std::vector<std::byte>& out) {
         if (out.size() < 8) return;
         // The baseline's 16 bits follow the CRC (32) and the sequence (16), least
-        // significant bit first: bytes 6 and 7. Half the sequence space away.
+        // significant bit first: bytes 6 and 7 (its fingerprint follows, unchanged).
+        // Half the sequence space away.
         const auto sequence = static_cast<std::uint16_t>(std::to_integer<unsigned>(out[4]) |
                                                          std::to_integer<unsigned>(out[5]) << 8);
         const auto stale = static_cast<std::uint16_t>(sequence + 32768u == 0 ? 1 : sequence + 32768u);
@@ -108,10 +114,31 @@ private:
         sign(out, delta_protocol_id);
     }
 
+    // A real packet's header (its sequence number and its baseline's, which the client
+    // holds) over a delta written against another value: that baseline with one cube one
+    // position step away, as a sender with a stale or damaged copy of it would write. The
+    // CRC, the header and the body are all well formed; only the baseline fingerprint
+    // tells (baseline_mismatch). The baseline's value comes from the server's record of
+    // what the client holds, a test harness's shortcut.
+    void wrong_baseline(std::vector<std::byte>& out) {
+        const netser::delta_packet_reader<DeltaSnapshot> reader(out);
+        if (reader.error()) return; // a real packet: it reads
+        netser::delta_header header = reader.header();
+        if (header.baseline == netser::initial_sequence || !shared_.truth.get(header.baseline, *base_)) {
+            header.baseline = netser::initial_sequence;
+            *base_ = *initial_;
+        }
+        if (!shared_.truth.get(header.sequence, *msg_)) *msg_ = *base_;
+        Position& moved = base_->cubes[below(cube_count)].position;
+        moved.x = moved.x < 0 ? moved.x + position_step : moved.x - position_step; // within the bounds
+        (void)netser::write_delta_packet(out, header, *msg_, *base_); // out: the packet, or empty
+    }
+
     static constexpr std::uint32_t delta_protocol_id = netser::schema_hash<DeltaSnapshot>() ^ netser::delta_packet_salt;
 
     const shared_state& shared_;
     std::mt19937 rng_;
+    std::unique_ptr<DeltaSnapshot> initial_, base_, msg_;
 };
 
 } // namespace

@@ -12,6 +12,7 @@
 #include <optional>
 #include <random>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace snapshot {
@@ -23,22 +24,28 @@ public:
     delay_line(double loss_percent, std::chrono::milliseconds latency, std::uint32_t seed)
         : loss_(loss_percent / 100.0), latency_(latency), rng_(seed) {}
 
-    /// Queues a copy of bytes for now + latency; false when the path drops it.
-    bool push(std::span<const std::byte> bytes, clock::time_point now) {
-        if (loss_ > 0 && std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < loss_) {
+    /// Queues a copy of bytes for now + latency; false when the path drops it. A tag
+    /// (an ENet channel, say) travels with it; a datagram that is not droppable (sent
+    /// reliably: the transport retransmits it) is only delayed.
+    bool push(std::span<const std::byte> bytes, clock::time_point now, std::uint8_t tag = 0, bool droppable = true) {
+        if (droppable && loss_ > 0 && std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < loss_) {
             ++dropped_;
             return false;
         }
-        queue_.push_back({now + latency_, {bytes.begin(), bytes.end()}});
+        queue_.push_back({now + latency_, tag, {bytes.begin(), bytes.end()}});
         return true;
     }
 
-    /// Sends (send(bytes)) every datagram due by now.
+    /// Sends (send(bytes), or send(bytes, tag)) every datagram due by now, in order.
     template <class Send>
     void flush(clock::time_point now, Send&& send) {
         while (!queue_.empty() && queue_.front().due <= now) {
-            send(std::span<const std::byte>(queue_.front().bytes));
+            const datagram d = std::move(queue_.front());
             queue_.pop_front();
+            if constexpr (std::is_invocable_v<Send&, std::span<const std::byte>, std::uint8_t>)
+                send(std::span<const std::byte>(d.bytes), d.tag);
+            else
+                send(std::span<const std::byte>(d.bytes));
         }
     }
 
@@ -52,6 +59,7 @@ public:
 private:
     struct datagram {
         clock::time_point due;
+        std::uint8_t tag = 0;
         std::vector<std::byte> bytes;
     };
     double loss_;

@@ -1,20 +1,24 @@
 // The main demo: a snapshot stream of 901 cubes over real UDP on 127.0.0.1.
 //
 // Three threads, three sockets: the server simulates the cubes and sends 60
-// snapshots a second, each as a delta (netser::serialize_delta) against the newest
-// snapshot the client acknowledged, in packets of at most 1200 bytes; the client reads
-// them in stages, rebuilds every snapshot, checks it bit for bit against the server's
-// state and acknowledges it; a hostile sender fires noise, damaged copies, foreign and
-// forged packets at the client the whole time. --loss and --latency put a lossy, slow
+// snapshots a second, each as one delta packet of at most 1200 bytes against the newest
+// snapshot the client acknowledged (netser::delta_budget: the changed cubes by priority,
+// the rest in later packets); the client reads them against its netser::baseline_ring,
+// checks every snapshot bit for bit against what the server recorded it would hold and
+// acknowledges it (netser::ack_window); a hostile sender fires noise, damaged copies,
+// foreign and forged packets at the client the whole time. --loss and --latency put a lossy, slow
 // path between server and client, both ways. The report compares the plain encodings
 // of the same cubes with the delta stream, shows where the bits go
 // (netser::profile_stream), and fails the run (exit code 1) unless every snapshot
-// rebuilt bit for bit and every hostile packet was rejected.
+// decoded bit for bit, no packet went over the budget and every hostile packet was
+// rejected.
 //
-//   snapshot [--seconds S] [--loss P] [--latency MS] [--record FILE] [--pcap FILE]
-//            [--schema FILE] [--svg PATH] [--verbose]
+//   snapshot [--seconds S] [--loss P] [--latency MS] [--budget BYTES] [--record FILE]
+//            [--pcap FILE] [--schema FILE] [--svg PATH] [--verbose]
 
 #include "demo.hpp"
+
+#include <netser/acks.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -30,15 +34,18 @@ namespace snapshot {
 namespace {
 
 void usage() {
-    std::printf("usage: snapshot [--seconds S] [--loss P] [--latency MS] [--record FILE] [--pcap FILE]\n"
-                "                [--schema FILE] [--svg PATH] [--verbose]\n"
+    std::printf("usage: snapshot [--seconds S] [--loss P] [--latency MS] [--budget BYTES] [--record FILE]\n"
+                "                [--pcap FILE] [--schema FILE] [--svg PATH] [--verbose]\n"
                 "  --seconds S    run time in seconds, fractions allowed (default 5)\n"
                 "  --loss P       drop P%% of the datagrams, both ways (default 0, at most 50)\n"
                 "  --latency MS   delay every datagram MS milliseconds, both ways (default 0, at most 1000)\n"
+                "  --budget BYTES bytes per delta packet (default and at most 1200, at least 64): a smaller\n"
+                "                 budget leaves changes for later packets\n"
                 "  --record FILE  write the quantized states in the snapshot-compression challenge's layout\n"
                 "  --pcap FILE    write what the client's port received and sent as a pcap capture\n"
                 "                 (and FILE.sent.jsonl: each delta packet's header and changed cubes)\n"
-                "  --schema FILE  write netser::schema_json of the delta snapshot (and FILE.ack.json of the ack)\n"
+                "  --schema FILE  write netser::schema_json of the delta snapshot (and FILE.ack.json of\n"
+                "                 netser::ack_message)\n"
                 "  --svg PATH     where to write the bit budget chart (default snapshot_budget.svg)\n"
                 "  --verbose      print cubes of one rebuilt snapshot with netser::to_string\n");
 }
@@ -66,6 +73,10 @@ bool parse(int argc, char** argv, options& opt) {
             double ms = 0;
             if (!parse_number(argv[++i], "--latency", 0.0, 1000.0, ms)) return false;
             opt.latency_ms = static_cast<unsigned>(ms);
+        } else if (arg == "--budget" && has_value) {
+            double bytes = 0;
+            if (!parse_number(argv[++i], "--budget", 64.0, static_cast<double>(packet_budget), bytes)) return false;
+            opt.budget = static_cast<std::size_t>(bytes);
         } else if (arg == "--record" && has_value) {
             opt.record_path = argv[++i];
         } else if (arg == "--pcap" && has_value) {
@@ -87,7 +98,7 @@ bool parse(int argc, char** argv, options& opt) {
     return true;
 }
 
-void print_stages(const server_report& s) {
+void print_stages(const server_report& s, std::size_t budget) {
     const stage_stats& raw = s.stages[0];
     std::printf("\nencoding stages, mean over %zu snapshots of %zu cubes "
                 "(bytes include each packet's CRC, end check and delta header)\n",
@@ -102,9 +113,12 @@ void print_stages(const server_report& s) {
                     st.mean_bytes(), st.kbps(), 100.0 * st.mean_bytes() / std::max(raw.mean_bytes(), 1.0));
     }
     const stage_stats& sent = s.stages[3];
-    std::printf("  delta stage per snapshot: %zu to %zu bytes; largest packet %zu bytes (limit %zu); "
-                "%zu snapshots cut into parts\n",
-                sent.min_bytes, sent.max_bytes, sent.largest_packet, packet_budget, s.split_snapshots);
+    std::printf("  delta stage per snapshot: %zu to %zu bytes; largest packet %zu bytes (budget %zu); "
+                "%zu packets over budget\n",
+                sent.min_bytes, sent.max_bytes, sent.largest_packet, budget, s.over_budget);
+    std::printf("  deferred: %zu changes in %zu snapshots (at most %zu in one, longest run %zu snapshots); "
+                "a cube stayed behind the full state at most %zu snapshots in a row (%zu cube-snapshots behind)\n",
+                s.deferred, s.deferred_snapshots, s.deferred_max, s.deferred_run, s.longest_wait, s.behind_total);
 
     // Where a changed cube's bits go, from the profile of every delta packet: which
     // cubes changed (the element list), then per cube its members and their flags.
@@ -114,14 +128,16 @@ void print_stages(const server_report& s) {
             if (r.path == path) return r.mean * static_cast<double>(s.budget.packets());
         return 0.0;
     };
-    const double changed = static_cast<double>(s.changed_vs_baseline);
+    // Per change the packets carried (the deferred ones cost nothing yet).
+    const double changed = static_cast<double>(s.sent_changes);
     if (changed > 0) {
         const double list = total("DeltaSnapshot.cubes") - total("DeltaSnapshot.cubes[]");
         const double position = total("DeltaSnapshot.cubes[].position");
         const double orientation = total("DeltaSnapshot.cubes[].orientation");
         const double flags = total("DeltaSnapshot.cubes[]") - position - orientation;
-        std::printf("  delta: %.1f cubes changed per snapshot against its baseline (%.1f snapshots old on average, "
-                    "at most %zu; %zu against the initial state)\n",
+        std::printf("  delta: %.1f cubes changed per snapshot against its baseline, %.1f sent (%.1f snapshots old "
+                    "on average, at most %zu; %zu against the initial state)\n",
+                    static_cast<double>(s.changed_vs_baseline) / static_cast<double>(std::max<std::size_t>(s.snapshots, 1)),
                     changed / static_cast<double>(std::max<std::size_t>(s.snapshots, 1)), s.baseline_age_mean,
                     s.baseline_age_max, s.against_initial);
         std::printf("  bits per changed cube: %.1f = index %.1f + position %.1f + orientation %.1f + flags %.1f\n",
@@ -136,15 +152,17 @@ void print_sample(const DeltaSnapshot& snapshot) {
                                      [](const DeltaCube& c) { return c.interacting; });
     const std::size_t at = static_cast<std::size_t>(moving - snapshot.cubes.begin());
     const std::size_t from = at == 0 ? 0 : at - 1, count = std::min<std::size_t>(3, cube_count - from);
-    std::printf("\nthree cubes of one rebuilt snapshot (--verbose), netser::to_string, from cube %zu:\n", from);
+    std::printf("\nthree cubes of one decoded snapshot (--verbose), netser::to_string, from cube %zu:\n", from);
     for (std::size_t i = from; i < from + count; ++i)
         std::printf("  %s\n", netser::to_string(snapshot.cubes[i]).c_str());
 }
 
 void print_verification(const client_report& c) {
-    std::printf("\nverification: %zu snapshots rebuilt from deltas, %zu differ from the server's bit for bit; "
-                "%zu incomplete (a part lost)\n",
-                c.rebuilt, c.rebuilt_mismatches, c.incomplete);
+    std::printf("\nverification: %zu snapshots rebuilt from deltas, %zu differ from what the server recorded "
+                "the client holds, bit for bit\n",
+                c.rebuilt, c.rebuilt_mismatches);
+    std::printf("  behind the full state: %zu cubes in %zu snapshots (at most %zu in one)\n", c.behind,
+                c.behind_snapshots, c.behind_max);
     std::printf("  %zu cubes checked against the true state, %zu out of bounds\n", c.cubes_checked, c.mismatches);
     std::printf("  %-42s %12s %12s %10s\n", "field", "worst error", "bound", "cubes");
     for (const field_error& f : c.fields)
@@ -178,12 +196,13 @@ int run(const options& opt) {
                 snapshots_per_second, opt.seconds);
     std::printf("  server %s -> client %s <- hostile sender %s\n", net::to_string(server).c_str(),
                 net::to_string(client).c_str(), net::to_string(hostile_socket.local_endpoint()).c_str());
-    std::printf("  link: %g%% loss and %u ms latency each way\n", opt.loss_percent, opt.latency_ms);
+    std::printf("  link: %g%% loss and %u ms latency each way; delta packets of at most %zu bytes\n", opt.loss_percent,
+                opt.latency_ms, opt.budget);
     std::fflush(stdout);
     if (!opt.schema_path.empty()) {
         // For tools/netser_dissector.py and the other schema tools.
         std::ofstream(opt.schema_path) << netser::schema_json<DeltaSnapshot>();
-        std::ofstream(opt.schema_path + ".ack.json") << netser::schema_json<Ack>();
+        std::ofstream(opt.schema_path + ".ack.json") << netser::schema_json<netser::ack_message>();
     }
 
     shared_state shared;
@@ -217,7 +236,7 @@ int run(const options& opt) {
     for (const std::exception_ptr& f : failures)
         if (f) std::rethrow_exception(f);
 
-    print_stages(server_result);
+    print_stages(server_result, opt.budget);
     std::printf("\nsimulation: %zu snapshots, %zu cubes moved (peak %zu at once), %zu moving at the end, "
                 "state hash %08x\n",
                 server_result.snapshots, server_result.ever_moved, server_result.peak_moving,
@@ -227,9 +246,10 @@ int run(const options& opt) {
                 server_result.changed_max, server_result.change_frames);
     std::printf("  physics step: mean %.3f ms, max %.3f ms\n", server_result.step_mean_ms, server_result.step_max_ms);
     std::printf("real packets: %zu sent, %zu dropped by --loss, %zu received, %zu accepted, %zu rejected, "
-                "%zu naming a baseline no longer held\n",
+                "%zu naming a baseline no longer held, %zu over budget\n",
                 server_result.packets_sent, server_result.packets_dropped, client_result.real_received,
-                client_result.real_accepted, client_result.real_rejected, client_result.real_missing_baseline);
+                client_result.real_accepted, client_result.real_rejected, client_result.real_missing_baseline,
+                client_result.real_over_budget);
     std::printf("acks: %zu sent, %zu dropped by --loss, %zu received by the server\n", client_result.acks_sent,
                 client_result.acks_dropped, server_result.acks_received);
     if (opt.verbose && client_result.sample) print_sample(*client_result.sample);
@@ -255,7 +275,9 @@ int run(const options& opt) {
     if (client_result.real_rejected != 0) problems.push_back("real packets were rejected");
     if (client_result.mismatches != 0) problems.push_back("cubes out of their quantization bounds");
     if (client_result.rebuilt == 0) problems.push_back("no snapshot was rebuilt");
-    if (client_result.rebuilt_mismatches != 0) problems.push_back("rebuilt snapshots differ from the server's");
+    if (client_result.rebuilt_mismatches != 0) problems.push_back("decoded snapshots differ from the server's record");
+    if (server_result.over_budget != 0 || client_result.real_over_budget != 0)
+        problems.push_back("packets went over the budget");
 
     if (client_result.hostile_accepted != 0) problems.push_back("hostile packets were accepted");
     if (client_result.hostile_received == 0) problems.push_back("no hostile packet arrived");

@@ -1,13 +1,16 @@
-// The server: 60 times a second, step the world, record the truth, send the snapshot
-// as a delta against the newest snapshot the client acknowledged (or the initial
-// state), and measure what the plain encodings of the same cubes would cost.
+// The server: 60 times a second, step the world, write the snapshot as one delta packet
+// within the byte budget (netser::delta_budget) against the newest snapshot the client
+// acknowledged (or the initial state), record what the client will hold, send it, and
+// measure what the plain encodings of the same cubes would cost.
 
 #include "change_counter.hpp"
 #include "cube_world.hpp"
 #include "demo.hpp"
 #include "link.hpp"
 #include "recording.hpp"
-#include "snapshot_ring.hpp"
+
+#include <netser/acks.hpp>
+#include <netser/delta_budget.hpp>
 
 #include <algorithm>
 #include <array>
@@ -15,7 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -70,64 +73,61 @@ void measure_stage(stage_stats& stats, Slice& slice, std::size_t per_slice, std:
 }
 
 
-// The delta encoder's state: what was sent (as the client will decode it), the newest
-// acknowledged snapshot, and the packets of the current snapshot.
+// Which changed cubes go first when a snapshot's changes do not all fit the budget, after
+// Glenn Fiedler's "State Synchronization": the player cube (where the action and the
+// camera are) above all, then the cubes that move (left out, their error on the client
+// grows every frame), then the cubes at rest (one that came to rest somewhere new is
+// wrong on the client, but no more so each frame). delta_budget adds these to a score per
+// cube that only sending resets: a cube at rest left out for ten snapshots counts as
+// much as a moving one, so none waits for ever.
+struct cube_priority {
+    const DeltaSnapshot* current; // the snapshot being written: the cubes scored are its own
+
+    double operator()(const DeltaCube& cube) const noexcept {
+        if (&cube == &current->cubes[CubeWorld::player]) return 1000.0;
+        return cube.interacting ? 10.0 : 1.0;
+    }
+};
+
+// The delta encoder's state for the one client: what it will hold after each packet (a
+// netser::baseline_ring fed by its acks) and each cube's accumulated priority.
 class delta_sender {
 public:
-    delta_sender(const DeltaSnapshot& initial, server_report& report, std::ostream* sent_log)
-        : ring_(initial), report_(report), sent_log_(sent_log) {}
-
-    // An acknowledgement from the client: snapshot `sequence` is held whole there.
-    void acked(std::uint16_t sequence) {
-        const auto it = sent_at_.find(sequence);
-        if (it == sent_at_.end() || ring_.find(sequence) == nullptr) return; // unknown or too old
-        if (!newest_acked_ || it->second > newest_acked_->second) newest_acked_ = {sequence, it->second};
+    delta_sender(const DeltaSnapshot& initial, std::size_t budget, server_report& report, std::ostream* sent_log)
+        : ring_(ring_capacity, initial), budget_(budget), report_(report), sent_log_(sent_log),
+          packet_(packet_budget), sent_at_(ring_capacity), waiting_(cube_count) {
+        if (!ring_.ok()) throw std::runtime_error("the initial snapshot does not encode");
     }
 
-    // Encodes snapshot n (already as_received) against the best baseline, into parts
-    // of at most packet_budget bytes; each part is handed to send(bytes).
-    template <class Send>
-    bool send(std::size_t n, const DeltaSnapshot& current, Send&& send_packet) {
-        const std::uint16_t sequence = wire_sequence(n);
-        std::uint16_t base_sequence = initial_sequence;
-        if (newest_acked_ && n - newest_acked_->second < snapshot_ring::depth) base_sequence = newest_acked_->first;
-        const DeltaSnapshot* base = ring_.find(base_sequence);
-        if (base == nullptr) base = ring_.find(base_sequence = initial_sequence);
-        const std::size_t age = base_sequence == initial_sequence ? n + 1 : n - newest_acked_->second;
-        if (base_sequence == initial_sequence) ++report_.against_initial;
+    // An acknowledgement from the client: the snapshots it holds, now baselines.
+    void acked(const netser::ack_message& ack) { netser::apply_ack(ring_, ack); }
+
+    // Writes snapshot n (already as_received) as one packet of at most the budget against
+    // the newest snapshot the client acknowledged. held receives what the client will
+    // hold after reading it; the packet's bytes are returned (empty on failure).
+    std::span<const std::byte> write(std::size_t n, std::uint16_t sequence, const DeltaSnapshot& current,
+                                     DeltaSnapshot& held) {
+        const netser::baseline_entry<DeltaSnapshot>& base = ring_.newest_acked();
+        const bool initial = base.sequence == netser::initial_sequence;
+        const std::size_t age = initial ? n + 1 : n - sent_at_[base.sequence % ring_capacity];
+        if (initial) ++report_.against_initial;
         age_total_ += age;
         report_.baseline_age_max = std::max(report_.baseline_age_max, age);
 
-        changed_.clear();
-        for (std::size_t i = 0; i < cube_count; ++i)
-            if (!same_cube(current.cubes[i], base->cubes[i])) changed_.push_back(i);
-        report_.changed_vs_baseline += changed_.size();
+        const netser::budgeted_write_result packet =
+            budget_.write(packet_, sequence, current, base, held, cube_priority{&current});
+        if (packet.error) return {};
+        if (packet.bytes.size() > budget_.max_bytes()) ++report_.over_budget;
+        if (!report_.budget.profile_delta(held, base.value)) return {};
+        const std::size_t body_bits = delta_bits(held, base.value);
+        report_.delta_body_bits += body_bits;
+        report_.stages[3].add(packet.bytes.size(), 1, body_bits, packet.bytes.size());
+        count_deferred(packet.sent, packet.deferred, current, held);
+        if (sent_log_ != nullptr) log_packet(sequence, base, held, packet);
 
-        // As few parts as fit: each takes a run of the changed cubes, the others as in the baseline.
-        std::size_t parts = 1;
-        while (!fits(current, *base, parts)) {
-            if (++parts > max_parts) return false;
-        }
-        if (parts > 1) ++report_.split_snapshots;
-        std::size_t bytes = 0, largest = 0, body_bits = 0;
-        for (std::size_t p = 0; p < parts; ++p) {
-            make_part(current, *base, p, parts);
-            const netser::packet_write_result packet =
-                netser::write_delta_packet(packet_, {sequence, base_sequence}, part_, *base);
-            if (packet.error) return false;
-            if (!report_.budget.profile_delta(part_, *base)) return false;
-            const std::size_t bits = delta_bits(part_, *base);
-            report_.delta_body_bits += bits;
-            body_bits += bits;
-            bytes += packet.bytes.size();
-            largest = std::max(largest, packet.bytes.size());
-            if (sent_log_ != nullptr) log_part(sequence, base_sequence, p, parts, current, *base);
-            send_packet(packet.bytes);
-        }
-        report_.stages[3].add(bytes, parts, body_bits, largest);
-        ring_.put(sequence, current);
-        sent_at_[sequence] = n;
-        return true;
+        if (ring_.put(sequence, held) == nullptr) return {};
+        sent_at_[sequence % ring_capacity] = n;
+        return packet.bytes;
     }
 
     double baseline_age_mean(std::size_t snapshots) const noexcept {
@@ -141,58 +141,63 @@ private:
         return m.bits_processed();
     }
 
-    // Part p of `parts`: the baseline with the p-th run of changed cubes from current.
-    void make_part(const DeltaSnapshot& current, const DeltaSnapshot& base, std::size_t p, std::size_t parts) {
-        part_ = base;
-        part_.part = static_cast<std::uint8_t>(p);
-        part_.parts = static_cast<std::uint8_t>(parts);
-        const std::size_t from = changed_.size() * p / parts, to = changed_.size() * (p + 1) / parts;
-        for (std::size_t k = from; k < to; ++k) part_.cubes[changed_[k]] = current.cubes[changed_[k]];
-    }
-
-    bool fits(const DeltaSnapshot& current, const DeltaSnapshot& base, std::size_t parts) {
-        for (std::size_t p = 0; p < parts; ++p) {
-            make_part(current, base, p, parts);
-            const std::size_t bytes = netser::packet_overhead_bytes + netser::delta_header_bits / 8 +
-                                      (delta_bits(part_, base) + 7) / 8;
-            if (bytes > packet_budget) return false;
+    // The changes left for later, and how long each cube stays behind the full state on
+    // the client: consecutive snapshots whose held state is not the current one.
+    void count_deferred(std::size_t sent, std::size_t deferred, const DeltaSnapshot& current,
+                        const DeltaSnapshot& held) {
+        report_.changed_vs_baseline += sent + deferred;
+        report_.sent_changes += sent;
+        report_.deferred += deferred;
+        report_.deferred_max = std::max(report_.deferred_max, deferred);
+        run_ = deferred == 0 ? 0 : run_ + 1;
+        if (deferred != 0) ++report_.deferred_snapshots;
+        report_.deferred_run = std::max(report_.deferred_run, run_);
+        for (std::size_t i = 0; i < cube_count; ++i) {
+            if (same_cube(held.cubes[i], current.cubes[i])) {
+                waiting_[i] = 0;
+                continue;
+            }
+            ++report_.behind_total;
+            report_.longest_wait = std::max(report_.longest_wait, ++waiting_[i]);
         }
-        return true;
     }
 
     // One line of JSON per packet (with --pcap): what it carries, for the capture test:
-    // its header, and each changed cube's index, codes and baseline codes as recorded.
-    void log_part(std::uint16_t sequence, std::uint16_t base_sequence, std::size_t p, std::size_t parts,
-                  const DeltaSnapshot& current, const DeltaSnapshot& base) {
+    // its header, its size, how many changes it left for later, and each cube it changes
+    // (index, codes and baseline codes as recorded).
+    void log_packet(std::uint16_t sequence, const netser::baseline_entry<DeltaSnapshot>& base,
+                    const DeltaSnapshot& held, const netser::budgeted_write_result& packet) {
         std::ostream& o = *sent_log_;
-        o << "{\"sequence\": " << sequence << ", \"baseline\": " << base_sequence << ", \"part\": " << p
-          << ", \"parts\": " << parts << ", \"changed\": [";
-        const std::size_t from = changed_.size() * p / parts, to = changed_.size() * (p + 1) / parts;
+        o << "{\"sequence\": " << sequence << ", \"baseline\": " << base.sequence
+          << ", \"fingerprint\": " << base.fingerprint << ", \"bytes\": " << packet.bytes.size()
+          << ", \"deferred\": " << packet.deferred << ", \"changed\": [";
         const auto codes = [&o](const DeltaCube& c) {
             const auto r = recorded_codes(c);
             o << '[';
             for (std::size_t k = 0; k < r.size(); ++k) o << (k ? ", " : "") << r[k];
             o << ']';
         };
-        for (std::size_t k = from; k < to; ++k) {
-            const std::size_t i = changed_[k];
-            o << (k > from ? ", " : "") << "{\"index\": " << i << ", \"codes\": ";
-            codes(current.cubes[i]);
+        bool first = true;
+        for (std::size_t i = 0; i < cube_count; ++i) {
+            if (same_cube(held.cubes[i], base.value.cubes[i])) continue;
+            o << (first ? "" : ", ") << "{\"index\": " << i << ", \"codes\": ";
+            codes(held.cubes[i]);
             o << ", \"baseline_codes\": ";
-            codes(base.cubes[i]);
+            codes(base.value.cubes[i]);
             o << '}';
+            first = false;
         }
         o << "]}\n";
     }
 
-    snapshot_ring ring_;
+    netser::baseline_ring<DeltaSnapshot> ring_;
+    netser::delta_budget<&DeltaSnapshot::cubes> budget_;
     server_report& report_;
     std::ostream* sent_log_;
-    std::map<std::uint16_t, std::size_t> sent_at_; // wire sequence -> snapshot number
-    std::optional<std::pair<std::uint16_t, std::size_t>> newest_acked_;
-    std::vector<std::size_t> changed_;
-    DeltaSnapshot part_;
     std::vector<std::byte> packet_;
+    std::vector<std::size_t> sent_at_; // snapshot number by ring slot (sequence % capacity)
+    std::vector<std::size_t> waiting_; // per cube: consecutive snapshots behind
+    std::size_t run_ = 0;              // consecutive snapshots that deferred a change
     std::size_t age_total_ = 0;
 };
 
@@ -232,7 +237,7 @@ void run_server(const options& opt, net::udp::socket& socket, const net::udp::en
     const DeltaSnapshot initial = quantized_snapshot(cubes);
     std::optional<std::ofstream> sent_log;
     if (!opt.pcap_path.empty()) sent_log.emplace(opt.pcap_path + ".sent.jsonl");
-    delta_sender sender(initial, report, sent_log ? &*sent_log : nullptr);
+    delta_sender sender(initial, opt.budget, report, sent_log ? &*sent_log : nullptr);
     std::optional<recording_writer> recording;
     if (!opt.record_path.empty()) {
         recording.emplace(opt.record_path);
@@ -258,13 +263,13 @@ void run_server(const options& opt, net::udp::socket& socket, const net::udp::en
             boost::system::error_code ec;
             const std::size_t size = socket.receive_from(boost::asio::buffer(ack_buffer), from, 0, ec);
             if (ec) return;
-            Ack ack;
+            netser::ack_message ack;
             if (netser::read_packet(std::span<const std::byte>(ack_buffer.data(), size), ack)) {
                 ++report.acks_rejected;
                 continue;
             }
             ++report.acks_received;
-            sender.acked(ack.sequence);
+            sender.acked(ack);
         }
     };
     // Until `until`: deliver what the link holds as it falls due, and take acks.
@@ -285,6 +290,8 @@ void run_server(const options& opt, net::udp::socket& socket, const net::udp::en
     auto next = clock::now();
     const std::size_t snapshots = opt.snapshots();
     double step_total_ms = 0;
+    std::uint16_t sequence = netser::initial_sequence;
+    auto held = std::make_unique<DeltaSnapshot>(); // what the client will hold after each packet
 
     for (std::size_t n = 0; n < snapshots; ++n) {
         wait_until(next);
@@ -296,22 +303,25 @@ void run_server(const options& opt, net::udp::socket& socket, const net::udp::en
         step_total_ms += step_ms;
         report.step_max_ms = std::max(report.step_max_ms, step_ms);
         take_states();
-        shared.truth.put(wire_sequence(n), cubes); // before sending: the client can always look it up
+        sequence = netser::next_sequence(sequence);
         report.peak_moving = std::max(report.peak_moving, world.moving());
         if (!changes.add(cubes) && report.failures++ == 0)
             report.first_failure = "a cube's state does not encode (NaN)";
 
-        // Stage 4: the delta, written, profiled and sent through the link.
+        // Stage 4: the delta, written within the budget, profiled, recorded and sent
+        // through the link.
         const DeltaSnapshot current = quantized_snapshot(cubes);
         if (recording) recording->write(current);
-        std::size_t packets = 0;
-        const bool sent = sender.send(n, current, [&](std::span<const std::byte> bytes) {
-            ++packets;
+        const std::size_t deferred_before = report.deferred;
+        const std::span<const std::byte> bytes = sender.write(n, sequence, current, *held);
+        if (bytes.empty()) {
+            if (report.failures++ == 0) report.first_failure = "the budgeted delta write failed";
+        } else {
+            shared.truth.put(sequence, *held, cubes); // before sending: the client can always look it up
             ++report.packets_sent;
             link.push(bytes, clock::now());
             shared.recent.put(bytes);
-        });
-        if (!sent && report.failures++ == 0) report.first_failure = "write_delta_packet failed";
+        }
 
         // Stages 1 to 3: measured only.
         const auto sequence = static_cast<std::uint32_t>(n);
@@ -321,9 +331,9 @@ void run_server(const options& opt, net::udp::socket& socket, const net::udp::en
                       [](const CubeState& c) { return c; }, report);
 
         if ((n + 1) % snapshots_per_second == 0)
-            std::printf("  t=%zus  snapshot %4zu  %3zu cubes moving  %zu packet(s)  %4zu bytes  %zu changes in 6 frames\n",
-                        (n + 1) / snapshots_per_second, n + 1, world.moving(), packets,
-                        report.stages[3].last_bytes, changes.last());
+            std::printf("  t=%zus  snapshot %4zu  %3zu cubes moving  %4zu bytes  %3zu deferred  %zu changes in 6 frames\n",
+                        (n + 1) / snapshots_per_second, n + 1, world.moving(), report.stages[3].last_bytes,
+                        report.deferred - deferred_before, changes.last());
         ++report.snapshots;
     }
     // What is still on its way.

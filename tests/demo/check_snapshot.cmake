@@ -1,5 +1,6 @@
 # cmake -DSNAPSHOT=<exe> -DSECONDS=<s> -DSVG=<path> [-DARGS=<more demo arguments;...>]
-#       [-DMIN_CHANGED=<n>] -P check_snapshot.cmake
+#       [-DMIN_CHANGED=<n>] [-DMIN_DEFERRED=<n>] [-DMAX_DEFERRED=<n>] [-DMAX_WAIT=<snapshots>]
+#       -P check_snapshot.cmake
 # Runs the demo and checks its exit code and the lines of its final report.
 
 file(REMOVE "${SVG}")
@@ -32,11 +33,57 @@ if(CMAKE_MATCH_1 EQUAL 0 OR NOT CMAKE_MATCH_2 EQUAL 0)
   fail("${CMAKE_MATCH_1} cubes checked, ${CMAKE_MATCH_2} out of bounds")
 endif()
 
-if(NOT out MATCHES "real packets: ([0-9]+) sent, ([0-9]+) dropped by --loss, ([0-9]+) received, ([0-9]+) accepted, ([0-9]+) rejected")
+if(NOT out MATCHES "real packets: ([0-9]+) sent, ([0-9]+) dropped by --loss, ([0-9]+) received, ([0-9]+) accepted, ([0-9]+) rejected, ([0-9]+) naming a baseline no longer held, ([0-9]+) over budget")
   fail("no real packets line")
 endif()
 if(CMAKE_MATCH_4 EQUAL 0 OR NOT CMAKE_MATCH_5 EQUAL 0)
   fail("${CMAKE_MATCH_4} real packets accepted, ${CMAKE_MATCH_5} rejected")
+endif()
+if(NOT CMAKE_MATCH_7 EQUAL 0)
+  fail("the client received ${CMAKE_MATCH_7} real packets over the budget")
+endif()
+set(real_sent ${CMAKE_MATCH_1})
+set(real_accepted ${CMAKE_MATCH_4})
+
+# One packet per snapshot, never over the budget; what was left for later packets.
+if(NOT out MATCHES "largest packet ([0-9]+) bytes \\(budget ([0-9]+)\\); ([0-9]+) packets over budget")
+  fail("no budget line")
+endif()
+if(CMAKE_MATCH_1 GREATER CMAKE_MATCH_2 OR NOT CMAKE_MATCH_3 EQUAL 0)
+  fail("largest packet ${CMAKE_MATCH_1} bytes, budget ${CMAKE_MATCH_2}, ${CMAKE_MATCH_3} packets over it")
+endif()
+if(NOT out MATCHES "simulation: ([0-9]+) snapshots")
+  fail("no simulation line")
+endif()
+if(NOT real_sent EQUAL CMAKE_MATCH_1)
+  fail("${real_sent} real packets for ${CMAKE_MATCH_1} snapshots, not one each")
+endif()
+if(NOT out MATCHES "deferred: ([0-9]+) changes in ([0-9]+) snapshots \\(at most ([0-9]+) in one, longest run ([0-9]+) snapshots\\); a cube stayed behind the full state at most ([0-9]+) snapshots in a row \\(([0-9]+) cube-snapshots behind\\)")
+  fail("no deferred line")
+endif()
+set(deferred ${CMAKE_MATCH_1})
+set(deferred_snapshots ${CMAKE_MATCH_2})
+set(longest_wait ${CMAKE_MATCH_5})
+set(server_behind ${CMAKE_MATCH_6})
+if((deferred EQUAL 0) AND (NOT deferred_snapshots EQUAL 0 OR NOT longest_wait EQUAL 0 OR NOT server_behind EQUAL 0))
+  fail("nothing deferred, yet ${deferred_snapshots} snapshots deferred and cubes behind (${server_behind})")
+endif()
+if(DEFINED MIN_DEFERRED AND deferred LESS MIN_DEFERRED)
+  fail("${deferred} changes deferred, fewer than ${MIN_DEFERRED}: the budget was not exercised")
+endif()
+if(DEFINED MAX_DEFERRED AND deferred GREATER MAX_DEFERRED)
+  fail("${deferred} changes deferred, more than ${MAX_DEFERRED}")
+endif()
+if(DEFINED MAX_WAIT AND longest_wait GREATER MAX_WAIT)
+  fail("a cube stayed behind ${longest_wait} snapshots in a row, more than ${MAX_WAIT}: a change starved")
+endif()
+# The client's own count of cubes behind the full state (against the true state) agrees
+# with the server's (what it holds against what it has) when it read every packet.
+if(NOT out MATCHES "behind the full state: ([0-9]+) cubes in ([0-9]+) snapshots")
+  fail("no behind line")
+endif()
+if(real_accepted EQUAL real_sent AND NOT CMAKE_MATCH_1 EQUAL server_behind)
+  fail("the client counts ${CMAKE_MATCH_1} cubes behind the full state, the server ${server_behind}")
 endif()
 
 if(NOT out MATCHES "hostile: ([0-9]+) sent, ([0-9]+) received, ([0-9]+) rejected, ([0-9]+) accepted")
@@ -47,6 +94,18 @@ if(CMAKE_MATCH_2 EQUAL 0 OR NOT CMAKE_MATCH_3 EQUAL CMAKE_MATCH_2 OR NOT CMAKE_M
 endif()
 if(NOT out MATCHES "missing_baseline [1-9]")
   fail("no hostile packet was refused as missing_baseline")
+endif()
+# Every packet written against a wrong value of a baseline the client holds is refused
+# by the fingerprint (forgeries with a valid CRC may add a few more).
+if(NOT out MATCHES "written against a wrong baseline ([0-9]+)")
+  fail("no wrong-baseline count")
+endif()
+set(wrong_sent ${CMAKE_MATCH_1})
+if(NOT out MATCHES "baseline_mismatch ([0-9]+)")
+  fail("no hostile packet was refused as baseline_mismatch")
+endif()
+if(wrong_sent EQUAL 0 OR CMAKE_MATCH_1 LESS wrong_sent)
+  fail("${wrong_sent} packets against a wrong baseline sent, ${CMAKE_MATCH_1} refused as baseline_mismatch")
 endif()
 
 if(NOT out MATCHES "bits per changed cube: [0-9.]+ = index [0-9.]+ \\+ position [0-9.]+ \\+ orientation [0-9.]+ \\+ flags [0-9.]+")

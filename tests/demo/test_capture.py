@@ -4,17 +4,22 @@
     test_capture.py SNAPSHOT_EXE OUT_DIR
 
 Runs the demo for a second with --pcap (what the client's port received, real and
-hostile, and the acks it sent) and --schema, generates the Lua dissector with
+hostile, and the acks it sent), --schema and a budget of 300 bytes a packet (under what a
+snapshot's changes take: most packets leave changes for later ones), generates the Lua dissector with
 tools/netser_dissector.py (delta packets on the client's port, acks on the server's), and
 runs `tshark -X lua_script:... -r capture -T json`. Then, against FILE.sent.jsonl (what the
 server put in each delta packet):
 
-- every real delta packet is dissected, not flagged, with the header the server sent, the
-  cubes it changed (and only those), and each changed position code's difference (or code)
-  and each changed rotation code's difference as the server's codes give it;
-- every ack shows a sequence number the server sent;
-- every hostile packet is flagged with expert info, except those that are a real packet
-  renamed to a baseline the client never had (well formed: only the client can refuse them).
+- every real delta packet is dissected, not flagged, with the header the server sent (its
+  sequence number, its baseline's and that baseline's fingerprint), within the budget, the
+  cubes it changed (and only those: a budgeted packet leaves the others for later), and each
+  changed position code's difference (or code) and each changed rotation code's difference
+  as the server's codes give it;
+- every ack (netser::ack_message) names as its newest a sequence number the server sent;
+- every hostile packet is flagged with expert info, except the well-formed ones only the
+  client can refuse: a real packet renamed to a baseline the client never had
+  (missing_baseline), and a real packet's header over a delta written against another value
+  of its baseline (baseline_mismatch: the dissector does not hold the demo's baselines).
 
 It also writes OUT_DIR/demo_capture.txt, tshark's text view of the first real packets (the
 README's excerpt comes from it).
@@ -75,7 +80,7 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     pcap = os.path.join(out_dir, "demo.pcap")
     schema = os.path.join(out_dir, "demo.schema.json")
-    run = subprocess.run([exe, "--seconds", "1", "--pcap", pcap, "--schema", schema,
+    run = subprocess.run([exe, "--seconds", "1", "--budget", "300", "--pcap", pcap, "--schema", schema,
                           "--svg", os.path.join(out_dir, "demo.svg")], capture_output=True, text=True, timeout=120)
     if run.returncode != 0:
         print(run.stdout, run.stderr)
@@ -84,6 +89,7 @@ def main():
     m = re.search(r"server 127\.0\.0\.1:(\d+) -> client 127\.0\.0\.1:(\d+) <- hostile sender 127\.0\.0\.1:(\d+)",
                   run.stdout)
     server, client, hostile = (int(x) for x in m.groups())
+    budget = int(re.search(r"delta packets of at most (\d+) bytes", run.stdout).group(1))
     with open(pcap + ".sent.jsonl", encoding="utf-8") as f:
         sent = [json.loads(line) for line in f]
 
@@ -106,7 +112,7 @@ def main():
         if find(layers, "udp.srcport") == [str(server)]:
             real_payloads.append(bytes.fromhex(find(layers, "udp.payload")[0].replace(":", "")))
 
-    failures, real, acks, hostile_flagged, renamed, checked = 0, 0, 0, 0, 0, 0
+    failures, real, acks, hostile_flagged, renamed, wrong_base, checked = 0, 0, 0, 0, 0, 0, 0
     sequences = {s["sequence"] for s in sent}
 
     def fail(message):
@@ -137,6 +143,12 @@ def main():
             header = (find(netser[0], "netser.delta.sequence"), find(netser[0], "netser.delta.baseline"))
             if header != ([str(want["sequence"])], [str(want["baseline"])]):
                 fail(f"frame {number}: header {header}, the server sent {want['sequence']} against {want['baseline']}")
+            fingerprint = [int(x, 0) for x in find(netser[0], "netser.delta.baseline_fingerprint")]
+            if fingerprint != [want["fingerprint"]]:
+                fail(f"frame {number}: baseline fingerprint {fingerprint}, the server's {want['fingerprint']}")
+            length = int(find(layers, "udp.length")[0]) - 8
+            if length != want["bytes"] or length > budget:
+                fail(f"frame {number}: {length} bytes, the server wrote {want['bytes']}, budget {budget}")
             changed = {int(x.group(1)) for p in shown if (x := re.fullmatch(r"DeltaSnapshot\.cubes\[(\d+)\]", p))}
             expected = {c["index"] for c in want["changed"]}
             if changed != expected:
@@ -166,7 +178,7 @@ def main():
                                      f"{item['netser.difference']}, the server's: {codes[1 + j] - before[1 + j]}")
         elif source == client:
             acks += 1
-            item = shown.get("Ack.sequence")
+            item = shown.get("ack_message.newest")
             if item is None or int(item.get("netser.value", -1)) not in sequences or flagged(layers):
                 fail(f"frame {number}: an ack that names no sent snapshot: {item}")
         elif source == hostile:
@@ -174,8 +186,11 @@ def main():
                 hostile_flagged += 1
                 continue
             payload = bytes.fromhex(find(layers, "udp.payload")[0].replace(":", ""))
+            # Bytes 4..7: the sequence numbers, 8..11: the baseline's fingerprint.
             if any(len(p) == len(payload) and p[4:6] == payload[4:6] and p[8:] == payload[8:] for p in real_payloads):
                 renamed += 1  # a real packet naming a baseline the client never had
+            elif any(p[4:8] == payload[4:8] and p[8:12] != payload[8:12] for p in real_payloads):
+                wrong_base += 1  # a real header over a delta against another value of its baseline
             else:
                 fail(f"frame {number}: a hostile packet was not flagged")
         else:
@@ -184,8 +199,13 @@ def main():
         fail(f"{real} real packets in the capture, the server sent {len(sent)}")
     print(f"{len(frames)} frames: {real} real delta packets ({checked} differences checked against the server's "
           f"codes), {acks} acks, {hostile_flagged} hostile packets flagged, {renamed} renamed real packets "
-          f"(refused by the client as missing_baseline); {failures} failures")
-    if real == 0 or checked == 0 or acks == 0 or hostile_flagged == 0:
+          f"(refused by the client as missing_baseline), {wrong_base} against a wrong baseline (refused by the "
+          f"client as baseline_mismatch); {failures} failures")
+    deferred = sum(s["deferred"] for s in sent)
+    if deferred == 0:
+        print("no packet left a change for later: the budget was not exercised")
+    if real == 0 or checked == 0 or acks == 0 or hostile_flagged == 0 or renamed == 0 or wrong_base == 0 \
+            or deferred == 0:
         failures += 1
     return 1 if failures else 0
 

@@ -528,6 +528,69 @@ TEST_CASE("api: delta packets", "[api]") {
     // [api:end]
 }
 
+TEST_CASE("api: snapshot sessions", "[api]") {
+    // [api:baseline_ring]
+    // The writer keeps, per reader, what that reader will hold; the reader what it decoded.
+    // Both start from the same initial baseline (sequence 0): here an empty scene.
+    netser::baseline_ring<Scene> server_side(/*capacity=*/64, Scene{});
+    netser::baseline_ring<Scene> client_side(64, Scene{});
+    netser::ack_window acks; // the reader's record, for its acks
+    // [api:end]
+
+    // [api:delta_budget]
+    Scene world{1, {}};
+    for (std::uint16_t i = 0; i < 64; ++i) world.cubes.push_back({i, i * 10});
+    // Changed cubes go by accumulated priority; the packet never exceeds 100 bytes.
+    netser::delta_budget<&Scene::cubes> budget(/*max_bytes=*/100);
+    const auto near_first = [](const Cube& c) { return c.x < 200 ? 10.0 : 1.0; };
+    std::array<std::byte, 1200> buffer{};
+    Scene held; // what the reader will hold after this packet
+    std::uint16_t sequence = netser::next_sequence(netser::initial_sequence);
+    netser::budgeted_write_result r =
+        budget.write(buffer, sequence, world, server_side.newest_acked(), held, near_first);
+    REQUIRE_FALSE(r.error);
+    CHECK(r.bytes.size() <= 100);
+    CHECK(r.sent + r.deferred == 64); // the first packet of a late joiner: everything changed
+    server_side.put(sequence, held);
+    // [api:end]
+
+    // [api:read_delta_packet_ring]
+    Scene got;
+    netser::delta_header h;
+    REQUIRE_FALSE(netser::read_delta_packet(r.bytes, got, client_side, &h)); // fingerprint checked
+    CHECK(got.cubes.size() == held.cubes.size()); // exactly `held`
+    client_side.put(h.sequence, got);
+    acks.accepted(h.sequence);
+    // [api:end]
+
+    // [api:apply_ack]
+    std::vector<std::byte> ack_packet;
+    REQUIRE_FALSE(netser::write_packet(ack_packet, acks.ack()).error); // 48 bits
+    netser::ack_message ack;
+    REQUIRE_FALSE(netser::read_packet(ack_packet, ack));
+    netser::apply_ack(server_side, ack); // marks it acked, evicts older snapshots
+    CHECK(server_side.newest_acked().sequence == sequence); // the next delta's baseline
+    // [api:end]
+
+    // [api:packet_kind_of]
+    // One port, several kinds: the kind whose CRC matches.
+    switch (netser::packet_kind_of<netser::ack_message, netser::delta_of<Scene>>(ack_packet).value_or(99)) {
+    case 0: /* read_packet<netser::ack_message> */ break;
+    case 1: /* read_delta_packet<Scene> */ FAIL("an ack"); break;
+    default: FAIL("damaged or foreign"); break;
+    }
+    CHECK(netser::packet_kind_of<netser::ack_message, netser::delta_of<Scene>>(r.bytes) == 1u);
+    // [api:end]
+
+    // [api:baseline_mismatch]
+    // A baseline other than the packet's, under the same sequence number: refused.
+    netser::baseline_ring<Scene> stale(64, Scene{7, {}}); // another start state
+    Scene untouched;
+    CHECK(netser::read_delta_packet(r.bytes, untouched, stale).code == netser::errc::baseline_mismatch);
+    CHECK(netser::baseline_fingerprint(Scene{}) != netser::baseline_fingerprint(Scene{7, {}}));
+    // [api:end]
+}
+
 TEST_CASE("api: schema_hash and schema_json", "[api]") {
     // [api:schema_hash]
     constexpr std::uint32_t hash = netser::schema_hash<Player>(); // at compile time

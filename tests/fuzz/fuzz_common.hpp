@@ -78,15 +78,17 @@ inline void check_read_error(const netser::error& e, std::size_t packet_bits, st
 /// The standard CRC-32 of a packet for T, computed here from the documented layout
 /// (protocol id schema_hash<T>() as 4 little-endian bytes, then every byte after the CRC
 /// field), independently of the library's own packet code.
-template <class T>
-std::uint32_t packet_crc(std::span<const std::byte> packet) {
-    const std::uint32_t id = netser::schema_hash<T>();
+inline std::uint32_t crc_over_protocol(std::uint32_t id, std::span<const std::byte> packet) {
     const unsigned char id_bytes[4] = {static_cast<unsigned char>(id), static_cast<unsigned char>(id >> 8),
                                        static_cast<unsigned char>(id >> 16), static_cast<unsigned char>(id >> 24)};
     boost::crc_32_type crc;
     crc.process_bytes(id_bytes, sizeof id_bytes);
     if (packet.size() > 4) crc.process_bytes(packet.data() + 4, packet.size() - 4);
     return crc.checksum();
+}
+template <class T>
+std::uint32_t packet_crc(std::span<const std::byte> packet) {
+    return crc_over_protocol(netser::schema_hash<T>(), packet);
 }
 
 /// The CRC stored in the first 4 bytes of a packet (little-endian, as the bit packer writes it).

@@ -32,6 +32,12 @@
 //             of ranged keys, a sparse array and a sparse vector of Crew. The generator
 //             keeps the keys of a keyed vector unique (a delta write refuses a key twice)
 //             and draws most keys from a small pool, so unrelated values share keys
+//
+// and, for the session targets (session_fuzz, budget_fuzz) and the hostile session tests:
+//
+//   Grid      a snapshot whose members all move by one code step, with every container a
+//             delta_budget takes: an array by index, a keyed vector, an unordered_map, a
+//             sparse array
 
 #include "value_walk.hpp"
 
@@ -1155,6 +1161,97 @@ inline bool delta_writable(const Roster& v) {
 inline bool satisfies_declared(const Extremes& x) {
     return x.almost != std::numeric_limits<std::int64_t>::max() && x.upper >= -1 && std::isfinite(x.fin_f) &&
            std::isfinite(x.fin_d);
+}
+
+
+// --- a snapshot for the session targets (session_fuzz, budget_fuzz) and the hostile
+// session tests: every member changes by one code step, and the budget takes every
+// container (an array by index, a keyed vector, a hash table, a sparse array). --------
+
+struct Grid {
+    std::uint16_t tick = 0;
+    std::array<std::uint8_t, 16> cells{};
+    std::vector<Unit> units;
+    std::unordered_map<std::uint16_t, std::uint8_t> owners;
+    std::array<std::optional<std::uint8_t>, 12> flags{};
+    float heat = 0;
+};
+NETSER_STRUCT(Grid,
+    (tick, netser::range(0, 1000)),
+    (cells, netser::range(0, 15)),
+    (units, netser::max_size(8), netser::keyed(&Unit::id)),
+    (owners, netser::max_size(8), netser::range(0, 200)),
+    (flags, netser::sparse, netser::range(0, 99)),
+    (heat, netser::quantize(0.f, 10.f, 0.5f)))
+
+inline void randomize(Grid& g, rng& r, size_mode m) {
+    g.tick = static_cast<std::uint16_t>(r.below(1001));
+    for (auto& c : g.cells) c = static_cast<std::uint8_t>(r.below(16));
+    g.units.clear();
+    for (std::size_t i = 0, n = pick_count(r, 8, m); i < n; ++i) {
+        const auto id = static_cast<std::uint16_t>(r.below(m == size_mode::small ? 12 : 1001));
+        bool taken = false;
+        for (const auto& u : g.units) taken = taken || u.id == id;
+        if (!taken) g.units.push_back({id, {r.fixed(-200, 200, 1), r.fixed(-200, 200, 1)}});
+    }
+    g.owners.clear();
+    for (std::size_t i = 0, n = pick_count(r, 8, m); i < n; ++i)
+        g.owners[static_cast<std::uint16_t>(r.below(m == size_mode::small ? 16 : 65536))] =
+            static_cast<std::uint8_t>(r.below(201));
+    for (auto& f : g.flags) {
+        if (r.below(3) == 0) f = static_cast<std::uint8_t>(r.below(100));
+        else f.reset();
+    }
+    g.heat = r.fixed(0, 20, 1);
+}
+
+/// What a game does to a Grid between two snapshots: a few members change by small steps.
+inline void evolve(Grid& g, rng& r, size_mode m = size_mode::small) {
+    if (r.coin()) g.tick = static_cast<std::uint16_t>((g.tick + 1) % 1001);
+    for (auto& c : g.cells)
+        if (r.below(4) == 0) c = static_cast<std::uint8_t>(r.below(16));
+    if (r.coin() && !g.units.empty()) g.units.erase(g.units.begin() + static_cast<std::ptrdiff_t>(r.below(g.units.size())));
+    for (auto& u : g.units)
+        if (r.below(3) == 0) u.pos.x = r.fixed(-200, 200, 1);
+    if (r.coin() && g.units.size() < 8) {
+        const auto id = static_cast<std::uint16_t>(r.below(m == size_mode::small ? 12 : 1001));
+        bool taken = false;
+        for (const auto& u : g.units) taken = taken || u.id == id;
+        if (!taken) g.units.push_back({id, {r.fixed(-200, 200, 1), 0.f}});
+    }
+    if (r.coin() && g.owners.size() < 8) g.owners[static_cast<std::uint16_t>(r.below(16))] = static_cast<std::uint8_t>(r.below(201));
+    if (r.coin() && !g.owners.empty()) {
+        std::uint16_t smallest = 0xffff;
+        for (const auto& [k, v] : g.owners) smallest = k < smallest ? k : smallest;
+        g.owners.erase(smallest);
+    }
+    for (auto& f : g.flags)
+        if (r.below(5) == 0) {
+            if (f) f.reset();
+            else f = static_cast<std::uint8_t>(r.below(100));
+        }
+    if (r.coin()) g.heat = r.fixed(0, 20, 1);
+}
+
+inline bool satisfies_declared(const Grid& g) {
+    for (const auto c : g.cells)
+        if (c > 15) return false;
+    for (std::size_t i = 0; i < g.units.size(); ++i) {
+        const Unit& u = g.units[i];
+        if (u.id > 1000 || !within(u.pos.x, -100.f, 100.f) || !within(u.pos.y, -100.f, 100.f)) return false;
+    }
+    for (const auto& [k, v] : g.owners)
+        if (v > 200) return false;
+    for (const auto& f : g.flags)
+        if (f && *f > 99) return false;
+    return g.tick <= 1000 && g.units.size() <= 8 && g.owners.size() <= 8 && within(g.heat, 0.f, 10.f);
+}
+
+inline bool delta_writable(const Grid& g) {
+    for (std::size_t i = 0; i < g.units.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (g.units[j].id == g.units[i].id) return false;
+    return true;
 }
 
 } // namespace netser_fuzz

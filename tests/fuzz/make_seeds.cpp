@@ -3,17 +3,24 @@
 //                             <folder>/packet/<Type>-<n>           (packet_fuzz, packet_crc_fuzz)
 //                             <folder>/delta/<Type>-<n>            (delta_fuzz)
 //                             <folder>/delta_roundtrip/<Type>-<n>  (delta_roundtrip_fuzz)
+//                             <folder>/session/<n>                 (session_fuzz)
+//                             <folder>/budget/<n>                  (budget_fuzz)
 // Each file is the type's selector byte, then the bytes of netser::serialize (raw) or
 // netser::write_packet (packet); a delta seed is the selector, the baseline's seed byte,
 // then netser::serialize_delta of a value against that baseline; a delta_roundtrip seed
 // the selector, a control byte, then the plain bytes of a value and of a far baseline.
+// Session and budget seeds have no selector (their targets take Grid snapshots): a session
+// seed is a start sequence number, a world seed and a script of operations a game runs
+// (send, deliver, ack, a damaged or late packet, a jump across the wrap-around); a budget
+// seed is a budget, the plain bytes of a baseline and a message, and per round a buffer
+// size, an ack, an evolve seed and priority bytes (session_fuzz.cpp, budget_fuzz.cpp).
 // Raw and packet seeds are of the packet types, delta ones of delta_types. The values come
 // from fuzz_types.hpp's generator: the default value, small and full-size random values,
 // and the deepest trees a default read accepts; for a type with an evolve() (Roster, the
 // keyed deltas), also deltas of a value against its own earlier state, which keep, change,
 // remove, add and move entries, where unrelated values mostly replace them. The output is
 // the same on every run and every host.
-#include "fuzz_common.hpp"
+#include "session_common.hpp"
 
 #include <cstddef>
 #include <cstdio>
@@ -97,6 +104,74 @@ bool emit_delta_round_trip(const fs::path& root, std::size_t index, const std::s
     return true;
 }
 
+// A seed of its own format (no selector byte).
+void save_bytes(const fs::path& file, const std::vector<std::uint8_t>& bytes) {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+// session_fuzz: operation codes (the target's switch, input byte % 10).
+enum session_op : std::uint8_t { evolve_world = 0, send = 1, deliver = 3, damaged = 4, ack = 5, forged_ack = 6,
+                                 forged = 7, jump = 8, ring_op = 9 };
+
+std::size_t emit_session(const fs::path& root) {
+    std::size_t files = 0;
+    for (int k = 0; k < 16; ++k) {
+        const auto start = static_cast<std::uint16_t>(k % 4 == 0 ? 65530 : k % 4 == 1 ? 0 : 1000 * k);
+        std::vector<std::uint8_t> in{static_cast<std::uint8_t>(start), static_cast<std::uint8_t>(start >> 8),
+                                     static_cast<std::uint8_t>(k)};
+        netser_fuzz::rng r{static_cast<std::uint64_t>(k) + 900};
+        for (int tick = 0; tick < 12; ++tick) {
+            in.insert(in.end(), {evolve_world, static_cast<std::uint8_t>(r.below(256)), send});
+            // Delivered (maybe late: another of the recent packets), then acked (maybe lost).
+            in.insert(in.end(), {deliver, static_cast<std::uint8_t>(r.below(256)), ack, static_cast<std::uint8_t>(r.below(4))});
+            if (k % 3 == 1 && tick % 4 == 2) // a damaged packet, CRC recomputed or not
+                in.insert(in.end(), {damaged, static_cast<std::uint8_t>(r.below(256)), static_cast<std::uint8_t>(r.below(256)),
+                                     static_cast<std::uint8_t>(r.below(2)), static_cast<std::uint8_t>(r.below(2))});
+            if (k % 4 == 3 && tick == 5) // a forged ack with every bit of previous set
+                in.insert(in.end(), {forged_ack, static_cast<std::uint8_t>(r.below(256)), static_cast<std::uint8_t>(r.below(256)),
+                                     0xff, 0xff, 0xff, 0xff});
+            if (k % 5 == 4 && tick == 6) in.insert(in.end(), {jump, 0xff, 0xff}); // a whole lap, less one
+            if (k % 6 == 5 && tick == 7) in.insert(in.end(), {ring_op, 1}); // the reader forgets everything
+        }
+        in.insert(in.end(), {forged, 16});
+        for (int i = 0; i < 16; ++i) in.push_back(static_cast<std::uint8_t>(r.below(256)));
+        in.push_back(1); // its CRC recomputed
+        save_bytes(root / "session" / std::to_string(k), in);
+        ++files;
+    }
+    return files;
+}
+
+bool emit_budget(const fs::path& root, std::size_t& files) {
+    using netser_fuzz::Grid;
+    for (int k = 0; k < 16; ++k) {
+        const std::size_t max_bytes = k % 4 == 0 ? 4096 : static_cast<std::size_t>(16 + 9 * k);
+        std::vector<std::uint8_t> in{static_cast<std::uint8_t>(max_bytes), static_cast<std::uint8_t>(max_bytes >> 8),
+                                     static_cast<std::uint8_t>(5 + 6 * k)}; // rounds: 1 + byte % 6
+        const auto mode = k % 2 == 0 ? netser_fuzz::size_mode::small : netser_fuzz::size_mode::full;
+        const Grid base = netser_fuzz::as_held(netser_fuzz::make_value<Grid>(static_cast<std::uint64_t>(k) + 40, mode));
+        Grid msg = base;
+        netser_fuzz::rng r{static_cast<std::uint64_t>(k)};
+        for (int i = 0; i <= k % 4; ++i) netser_fuzz::evolve(msg, r);
+        if (k % 5 == 0) msg = netser_fuzz::make_value<Grid>(static_cast<std::uint64_t>(k) + 400, mode);
+        // The plain bytes of each, one after the other (the target reads one, then the next).
+        std::vector<std::byte> plain;
+        if (!append_plain(plain, "budget base", base) || !append_plain(plain, "budget message", msg)) return false;
+        for (const auto b : plain) in.push_back(std::to_integer<std::uint8_t>(b));
+        for (int round = 0; round < 6; ++round) {
+            const auto room = static_cast<std::uint16_t>(round % 3 == 0 ? 4096 : 12 + r.below(80));
+            in.insert(in.end(), {static_cast<std::uint8_t>(room), static_cast<std::uint8_t>(room >> 8),
+                                 static_cast<std::uint8_t>(r.below(4)), static_cast<std::uint8_t>(r.below(256)), 4});
+            for (int p = 0; p < 4; ++p) in.push_back(static_cast<std::uint8_t>(k % 3 == 0 ? r.below(8) : 8 + r.below(64)));
+        }
+        save_bytes(root / "budget" / std::to_string(k), in);
+        ++files;
+    }
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -109,6 +184,8 @@ int main(int argc, char** argv) {
     fs::create_directories(root / "packet");
     fs::create_directories(root / "delta");
     fs::create_directories(root / "delta_roundtrip");
+    fs::create_directories(root / "session");
+    fs::create_directories(root / "budget");
     bool ok = true;
     std::size_t files = 0;
     netser_fuzz::for_each_type([&]<class T>(std::type_identity<T>, std::size_t index) {
@@ -156,6 +233,8 @@ int main(int argc, char** argv) {
             }
         }
     });
+    files += emit_session(root);
+    ok = emit_budget(root, files) && ok;
     std::printf("make_seeds: %zu files in %s\n", files, root.c_str());
     return ok ? 0 : 1;
 }

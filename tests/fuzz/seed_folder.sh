@@ -6,6 +6,8 @@ fuzz_seed_folder() {
     packet*) echo packet ;;
     delta_roundtrip*) echo delta_roundtrip ;;
     delta*) echo delta ;;
+    session*) echo session ;;
+    budget*) echo budget ;;
     *) echo raw ;;
   esac
 }

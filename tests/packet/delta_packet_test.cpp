@@ -1,11 +1,13 @@
 // Delta packets (delta_packet.hpp): the golden packet derived by hand (CRC computed
 // with Python's zlib.crc32 from the documented layout), staged reading, a baseline the
 // reader no longer has, plain and delta packets never taken for each other, and hostile
-// bytes (every truncation, every flip, flips behind a patched CRC).
+// bytes (every truncation, every flip, flips behind a patched CRC); the baseline
+// fingerprint (a golden packet against the initial baseline, a stale baseline refused).
 
 #include "core/test_util.hpp"
 
 #include <netser/netser.hpp>
+#include <netser/sequence.hpp>
 
 #include <boost/crc.hpp>
 
@@ -74,16 +76,21 @@ std::vector<std::byte> delta_packet(const dp::Scene& now, const dp::Scene& base,
 } // namespace
 
 TEST_CASE("a delta packet's golden bytes", "[packet][delta]") {
-    // Ping{678, true} against Ping{677, true}, sequence 5, baseline 4, protocol id 0x12345678:
-    // header 05 00 04 00; delta: 1 (changed), sequence 1 + difference +1 (1, 0), reply 0:
-    // 1 1 1 0 0 -> 07 (5 bits); the payload took 37 bits: 3 zero bits, then
-    // end_of_packet_magic ^ 37 = 0x4724C6D1 -> D1 C6 24 47. The CRC covers the delta
-    // protocol id 0x12345678 ^ check_magic("netser delta packet") (0xA5FE0D30), then the
-    // bytes after the CRC field: 0x945DA225.
-    constexpr const char* golden = "25 A2 5D 94 05 00 04 00 07 D1 C6 24 47";
+    // Ping{678, true} against Ping{677, true}, sequence 5, baseline 4, protocol id 0x12345678
+    // (docs/wire_format.md, "Delta packets"; derived with Python's zlib.crc32, as
+    // tools/golden.py's delta packet model does):
+    // header 05 00 04 00, then the baseline fingerprint: the baseline's plain encoding is
+    // 677 in 10 bits and 1, 11 bits: A5 06; zlib.crc32(bytes([11, 0, 0, 0, 0xA5, 0x06]))
+    // = 0xE116BCF9 -> F9 BC 16 E1. Delta: 1 (changed), sequence 1 + difference +1 (1, 0),
+    // reply 0: 1 1 1 0 0 -> 07 (5 bits); the payload took 64 + 5 = 69 bits: 3 zero bits,
+    // then end_of_packet_magic ^ 69 = 0x4724C6B1 -> B1 C6 24 47. The CRC covers the delta
+    // protocol id 0x12345678 ^ check_magic("netser delta packet") (0xA5FE0D30) = 0xB7CA5B48
+    // as 4 little-endian bytes, then the bytes after the CRC field: 0x1A50F2AB.
+    constexpr const char* golden = "AB F2 50 1A 05 00 04 00 F9 BC 16 E1 07 B1 C6 24 47";
     CHECK(netser::delta_packet_salt == 0xA5FE0D30u);
     std::array<std::byte, 32> buffer{};
     const dp::Ping base{677, true}, now{678, true};
+    CHECK(netser::baseline_fingerprint(base) == 0xE116BCF9u);
     const auto w = netser::write_delta_packet(std::span<std::byte>(buffer), {5, 4}, now, base, id_1234);
     REQUIRE_FALSE(w.error);
     CHECK(hex(w.bytes) == golden);
@@ -98,11 +105,43 @@ TEST_CASE("a delta packet's golden bytes", "[packet][delta]") {
     REQUIRE_FALSE(reader.error());
     CHECK(reader.header().sequence == 5);
     CHECK(reader.header().baseline == 4);
+    CHECK(reader.baseline_fingerprint() == 0xE116BCF9u);
     dp::Ping out{};
     REQUIRE_FALSE(reader.read(out, &base));
     CHECK(out.sequence == 678);
     CHECK(out.reply);
-    CHECK(netser::max_delta_packet_bytes<dp::Ping>() == 8 + 4 + netser::max_delta_bytes<dp::Ping>());
+    CHECK(netser::max_delta_packet_bytes<dp::Ping>() == 8 + 8 + netser::max_delta_bytes<dp::Ping>());
+    // Against another baseline under that number: baseline_mismatch at the fingerprint's
+    // first bit, the message untouched.
+    netser::delta_packet_reader<dp::Ping> stale(bytes, id_1234);
+    const dp::Ping other{676, true};
+    dp::Ping untouched{1, false};
+    const netser::error e = stale.read(untouched, &other);
+    CHECK(e.code == errc::baseline_mismatch);
+    CHECK(e.bit == 64);
+    CHECK((untouched.sequence == 1 && !untouched.reply));
+}
+
+TEST_CASE("a delta packet against the initial baseline: golden bytes", "[packet][delta]") {
+    // Ping{1, false} against Ping{} (the initial baseline, sequence 0), sequence 1,
+    // protocol id 0x12345678: header 01 00 00 00; the baseline's plain encoding is 11 zero
+    // bits, 00 00: zlib.crc32(bytes([11, 0, 0, 0, 0, 0])) = 0xDB055160 -> 60 51 05 DB.
+    // Delta: 1 (changed), sequence 1 + difference +1 (1, 0), reply 0: 07 (5 bits); 69
+    // payload bits: end value 0x4724C6B1; the CRC over 0xB7CA5B48 and the bytes after the
+    // CRC field: zlib.crc32(bytes.fromhex("485bcab7" "01000000" "605105db" "07" "b1c62447"))
+    // = 0xE7048DF2.
+    constexpr const char* golden = "F2 8D 04 E7 01 00 00 00 60 51 05 DB 07 B1 C6 24 47";
+    const dp::Ping initial{}, now{1, false};
+    CHECK(netser::baseline_fingerprint(initial) == 0xDB055160u);
+    std::vector<std::byte> packet;
+    REQUIRE_FALSE(netser::write_delta_packet(packet, {1, netser::initial_sequence}, now, initial, id_1234).error);
+    CHECK(hex(packet) == golden);
+    dp::Ping out{};
+    netser::delta_header h{};
+    REQUIRE_FALSE(netser::read_delta_packet(
+        packet, out, [&](std::uint16_t s) { return s == netser::initial_sequence ? &initial : nullptr; }, &h, id_1234));
+    CHECK(h.baseline == netser::initial_sequence);
+    CHECK((out.sequence == 1 && !out.reply));
 }
 
 TEST_CASE("a baseline the reader no longer has fails with missing_baseline and leaves the message untouched",
@@ -197,6 +236,10 @@ TEST_CASE("flips behind a patched CRC fail cleanly or name another baseline", "[
         if (bit < 64) {
             // In the header: another sequence (read as usual) or another baseline (missing).
             CHECK((e.code == errc::none || e.code == errc::missing_baseline));
+        } else if (bit < 96) {
+            // The baseline fingerprint: not the reader's baseline 40's.
+            CHECK(e.code == errc::baseline_mismatch);
+            CHECK(e.bit == 64);
         } else if (e) {
             CHECK(e.code != errc::bad_crc);
             ++refused;

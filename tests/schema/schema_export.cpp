@@ -5,7 +5,8 @@
 // appended) with the error netser's reader reports, or the values it reads when it
 // accepts one. For deltas (serialize_delta, delta packets) it writes pairs of values with
 // the baseline as the reader holds it, the bytes, and what netser's reader makes of them
-// (hostile ones included). It also writes the pairs of schemas that
+// (hostile ones included; a delta packet read against another baseline than its own, and
+// one written against the initial baseline, a value-initialised T, at sequence 0). It also writes the pairs of schemas that
 // tests/schema/test_diff.py compares, and a pcap file of real and hostile packets, plain
 // and delta, for the Wireshark test, among them a hostile packet whose answer is the
 // tools' own, their element budget's (also in SNode.hostile.json). Keyed deltas: Arena's
@@ -21,6 +22,7 @@
 #include "schema/schema_types.hpp"
 
 #include <netser/netser.hpp>
+#include <netser/sequence.hpp>
 
 #include <algorithm>
 #include <array>
@@ -561,14 +563,19 @@ void received_into(const T& v, T& out) {
     }
 }
 
-std::string header_json(const netser::delta_header& h) {
-    return "{\"sequence\": " + std::to_string(h.sequence) + ", \"baseline\": " + std::to_string(h.baseline) + "}";
+/// A delta packet's header as the decoder prints it: the two sequence numbers and the
+/// baseline fingerprint.
+std::string header_json(const netser::delta_header& h, std::uint32_t fingerprint) {
+    return "{\"sequence\": " + std::to_string(h.sequence) + ", \"baseline\": " + std::to_string(h.baseline) +
+           ", \"baseline_fingerprint\": " + std::to_string(fingerprint) + "}";
 }
 
 // The decoder's output with "header" added after "ok" (a JSON object's text).
-std::string with_header(const std::string& out, const netser::delta_header& h) {
+template <class T>
+std::string with_header(const std::string& out, const netser::delta_packet_reader<T>& reader) {
     const std::size_t comma = out.find(',');
-    return out.substr(0, comma) + ", \"header\": " + header_json(h) + out.substr(comma);
+    return out.substr(0, comma) + ", \"header\": " + header_json(reader.header(), reader.baseline_fingerprint()) +
+           out.substr(comma);
 }
 
 /// What netser's serialize_delta reads from a bare delta body against base.
@@ -606,10 +613,10 @@ std::string read_delta_packet_json(std::span<const std::byte> packet, const T& b
                                            [&](std::size_t m) {
                                                return read_delta_packet_json(packet, base, protocol_id, bits, m);
                                            }),
-                           reader.header());
+                           reader);
     std::string out = "{\"ok\": true, \"value\": " + value_json(got);
     if (bits) out += ", \"bits\": " + std::to_string(*bits);
-    return with_header(out + "}", reader.header());
+    return with_header(out + "}", reader);
 }
 
 template <class T>
@@ -696,7 +703,16 @@ void export_delta(const fs::path& dir, std::string_view name, const std::vector<
         const netser::delta_header h{static_cast<std::uint16_t>(i + 1), static_cast<std::uint16_t>(i)};
         const auto packet = delta_packet_of(obj, base, h, protocol_id);
         cases.add(case_name + " packet", "delta_packet", protocol_id, packet, base_json,
-                  read_delta_packet_json(packet, base, protocol_id, 32 + bits));
+                  read_delta_packet_json(packet, base, protocol_id, netser::delta_header_bits + bits));
+        if (i == 0 && netser::baseline_fingerprint(T{})) {
+            // Against the initial baseline (sequence 0), a value-initialised T as a
+            // baseline_ring holds it: the first packet of a session.
+            T initial;
+            received_into(T{}, initial);
+            const auto first = delta_packet_of(obj, initial, {1, netser::initial_sequence}, protocol_id);
+            cases.add(case_name + " packet initial baseline", "delta_packet", protocol_id, first, value_json(initial),
+                      read_delta_packet_json(first, initial, protocol_id, std::nullopt));
+        }
         if (hostile && i < 2) {
             const std::size_t step = packet.size() <= 40 ? 1 : 5;
             for (std::size_t bit = 32; bit < 8 * packet.size(); bit += step) {
@@ -712,6 +728,13 @@ void export_delta(const fs::path& dir, std::string_view name, const std::vector<
                 cases.add(case_name + " packet cut " + std::to_string(n), "delta_packet", protocol_id, cut, base_json,
                           read_delta_packet_json(cut, base, protocol_id, std::nullopt));
             }
+            // Read against another baseline than its own: baseline_mismatch at bit 64,
+            // unless that one has the same content (then the same fingerprint).
+            const std::size_t other = (i + 1) % pairs.size();
+            T wrong;
+            received_into(pairs[other].second != pairs[i].second ? *pairs[other].second : *pairs[other].first, wrong);
+            cases.add(case_name + " packet wrong baseline", "delta_packet", protocol_id, packet, value_json(wrong),
+                      read_delta_packet_json(packet, wrong, protocol_id, std::nullopt));
             auto longer = packet;
             longer.push_back(std::byte{0});
             packet_test::recrc(longer, id);
@@ -1192,7 +1215,7 @@ void delta_capture(const fs::path& dir, std::string_view name, std::uint16_t por
         if (baseline < 0) {
             netser::delta_packet_reader<T> reader(packet);
             T out{};
-            expect = with_header(error_json(reader.read(out, nullptr), netser::detail::root_name<T>()), reader.header());
+            expect = with_header(error_json(reader.read(out, nullptr), netser::detail::root_name<T>()), reader);
         } else {
             expect = read_delta_packet_json(packet, *base, std::nullopt, std::nullopt);
             last = packet;
@@ -1212,7 +1235,7 @@ void delta_capture(const fs::path& dir, std::string_view name, std::uint16_t por
     packet_test::recrc(cut, id);
     add(cut);
     auto flipped = last;
-    flipped[8] ^= std::byte{0xff};
+    flipped[12] ^= std::byte{0xff}; // the delta body's first byte
     packet_test::recrc(flipped, id);
     add(flipped);
     auto longer = last;
@@ -1222,7 +1245,15 @@ void delta_capture(const fs::path& dir, std::string_view name, std::uint16_t por
     add({last.begin(), last.begin() + 2});
     std::vector<std::byte> header_only(last.begin(), last.begin() + 8);
     packet_test::recrc(header_only, id);
-    add(header_only); // the header and nothing else: overflow at bit 64
+    add(header_only); // the sequence numbers and nothing else: overflow at bit 64 (the fingerprint)
+    if (seed && states.size() > 1) {
+        // Against sequence 0, but written against another value than the reader's
+        // sequence 0: baseline_mismatch at bit 64, nothing decoded.
+        const auto other = received(*states[1]);
+        const auto stale = delta_packet_of(*states[1], *other, {999, netser::initial_sequence}, std::nullopt);
+        capture.push_back({port, stale, read_delta_packet_json(stale, *received(*states[0]), std::nullopt, std::nullopt),
+                           true});
+    }
 }
 
 } // namespace

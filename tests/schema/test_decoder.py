@@ -15,7 +15,12 @@ included) with the baseline as netser's reader held it and what that reader made
 them. Given the baseline, the decoder must agree exactly; without it, it may stop with
 missing_baseline where the wire depends on the baseline, and must otherwise agree (an
 error it finds is netser's, unless netser failed earlier on a check that needs the
-baseline). tests/schema/data/golden_deltas.json, written by hand from the golden
+baseline). A delta packet's header carries the fingerprint of its baseline (the CRC-32 of
+the baseline's plain encoding): given the baseline, the decoder writes it back and checks
+the fingerprint, so every delta packet netser reads checks its plain write against
+netser's (every exported type's, none left unchecked), and the packets read against
+another baseline, or flipped in that field, fail with baseline_mismatch at bit 64 as in
+netser. tests/schema/data/golden_deltas.json, written by hand from the golden
 vectors of tests/delta/delta_golden_test.cpp and tests/delta/keyed_golden_test.cpp and
 docs/wire_format.md ("Delta", "Keyed deltas"; forged keys, counts and moves too), also
 fixes the changes (changed bits, differences, element lists, entries by key, the order of
@@ -210,6 +215,7 @@ def change_tuple(item):
 def check_deltas(out_dir):
     failures, total, partial = 0, 0, 0
     kinds = set()
+    fingerprints = {}  # what the decoder did with the fingerprints of the delta packets
     for cases_file in sorted(glob.glob(os.path.join(out_dir, "*.delta.json"))):
         with open(cases_file, encoding="utf-8") as f:
             cases = json.load(f)
@@ -221,6 +227,8 @@ def check_deltas(out_dir):
             got, changes = run_delta(decoder, case, case["baseline"])
             expect = case["expect"].get("unbounded", case["expect"])  # past netser's byte budget: section 7
             kinds.add(got["error"] if not got["ok"] else "ok")
+            if case["mode"] == "delta_packet" and decoder.fingerprint is not None:
+                fingerprints[decoder.fingerprint] = fingerprints.get(decoder.fingerprint, 0) + 1
             if not delta_agrees(got, expect, schema):
                 failures += 1
                 if failures <= 20:
@@ -239,7 +247,13 @@ def check_deltas(out_dir):
                     print(f"  netser:  {json.dumps(expect)[:400]}")
                     print(f"  decoder: {json.dumps(bare)[:400]}")
     print(f"{total} delta cases, {partial} stopped for want of a baseline; outcomes seen: {', '.join(sorted(kinds))}")
-    for needed in ("ok", "bad_crc", "overflow", "out_of_range", "invalid_value", "too_large", "check_failed"):
+    print("baseline fingerprints: " + ", ".join(f"{n} {what}" for what, n in sorted(fingerprints.items())))
+    # Every exported type has a plain write the decoder knows: none goes unchecked.
+    if set(fingerprints) != {"checked", "mismatch"}:
+        failures += 1
+        print("the baseline fingerprints were not all checked, or none was found to differ")
+    for needed in ("ok", "bad_crc", "overflow", "out_of_range", "invalid_value", "too_large", "check_failed",
+                   "baseline_mismatch"):
         if needed not in kinds:
             failures += 1
             print(f"no delta case ended with {needed}: the hostile cases do not cover it")
@@ -264,12 +278,42 @@ def check_deltas(out_dir):
         want = dict(case["without_baseline"])
         ok = bare["ok"] == want["ok"] and all(bare.get(k) == v for k, v in want.items())
         bare_shown = [change_tuple(c) for c in bare_changes]
+        # A packet refused for its baseline's fingerprint reads its changes without one.
+        shown = case.get("changes_without_baseline", shown)
         if not ok or bare_shown != shown[:len(bare_shown)] or (bare["ok"] and bare_shown != shown):
             failures += 1
             print(f"GOLDEN DELTA WITHOUT BASELINE {case['name']}:\n  expected {json.dumps(want)}\n"
                   f"  decoder  {json.dumps(bare)}\n  changes {json.dumps(bare_shown)}")
     print(f"{len(golden)} golden deltas")
+    failures += check_unencodable(out_dir)
     return total, failures
+
+
+def check_unencodable(out_dir):
+    """A baseline the decoder cannot write back (an opaque codec of variable width): its
+    fingerprint is reported as not checked, not as a mismatch."""
+    with open(os.path.join(out_dir, "Ping_id.schema.json"), encoding="utf-8") as f:
+        schema = json.load(f)
+    opaque = {"kind": "user_type", "tag": None, "max_bits": 8, "min_bits": 1, "delta_body": {"form": "plain"}}
+    schema["types"]["Ping"]["members"][1]["encoding"] = opaque
+    decoder = dec.Decoder(schema)
+    try:
+        decoder.baseline_fingerprints({"sequence": 677, "reply": {"code": 1, "bits": 1}})
+        print("UNENCODABLE: an opaque codec of variable width was written back")
+        return 1
+    except dec.NotEncodable:
+        pass
+    golden = dec.parse_hex("AB F2 50 1A 05 00 04 00 F9 BC 16 E1 07 B1 C6 24 47")
+    try:
+        decoder.decode_delta_packet(golden, 0x12345678, {"sequence": 677, "reply": {"code": 1, "bits": 1}})
+    except dec.DecodeError as e:
+        if e.code == "baseline_mismatch":
+            print("UNENCODABLE: a fingerprint the decoder cannot take was reported as a mismatch")
+            return 1
+    if not (decoder.fingerprint or "").startswith("not checked"):
+        print(f"UNENCODABLE: the fingerprint is {decoder.fingerprint!r}, not 'not checked'")
+        return 1
+    return 0
 
 
 def limited(megabytes):
@@ -353,7 +397,7 @@ def check_bad_inputs(out_dir):
     tools = {name: [f"netser_{name}"] for name in ("schema_decode", "schema_diff", "dissector")}
     ping = os.path.join(out_dir, "Ping_id.schema.json")
     golden = ["--hex", "ED E9 7C 62 A5 06 FF C6 24 47", "--protocol-id", "0x12345678"]
-    delta = ["--delta", "--hex", "25 A2 5D 94 05 00 04 00 07 D1 C6 24 47", "--protocol-id", "0x12345678"]
+    delta = ["--delta", "--hex", "AB F2 50 1A 05 00 04 00 F9 BC 16 E1 07 B1 C6 24 47", "--protocol-id", "0x12345678"]
     with open(ping, encoding="utf-8") as f:
         ping_schema = json.load(f)
     with open(os.path.join(out_dir, "Tree.schema.json"), encoding="utf-8") as f:
@@ -483,24 +527,37 @@ def main():
     if cli.returncode != 1 or json.loads(cli.stdout)["error"] != "bad_crc":
         failures += 1
         print("CLI: the golden Ping under the schema hash must fail with bad_crc:", cli.returncode, cli.stdout)
-    # --delta: the golden delta packet, without a baseline (the changes) and with one (the value).
-    golden_delta = "25 A2 5D 94 05 00 04 00 07 D1 C6 24 47"
+    # --delta: the golden delta packet, without a baseline (the changes) and with one (the
+    # value, the fingerprint checked), and against another baseline (baseline_mismatch).
+    golden_delta = "AB F2 50 1A 05 00 04 00 F9 BC 16 E1 07 B1 C6 24 47"
+    header = {"sequence": 5, "baseline": 4, "baseline_fingerprint": 0xE116BCF9}
     cli = subprocess.run([sys.executable, tool, ping, "--delta", "--hex", golden_delta, "--protocol-id", "0x12345678"],
                          capture_output=True, text=True)
     got = json.loads(cli.stdout) if cli.returncode == 0 else {}
-    if got.get("header") != {"sequence": 5, "baseline": 4} or "value" in got or \
+    if got.get("header") != header or "value" in got or "fingerprint" in got or \
             [c["field"] for c in got.get("changes", [])] != ["changed", "changed", "difference", "changed"]:
         failures += 1
         print("CLI: the golden delta packet without a baseline:", cli.returncode, cli.stdout, cli.stderr)
     with tempfile.TemporaryDirectory() as tmp:
-        base = os.path.join(tmp, "base.json")
+        base, stale = os.path.join(tmp, "base.json"), os.path.join(tmp, "stale.json")
         with open(base, "w", encoding="utf-8") as f:
             json.dump({"ok": True, "value": {"sequence": 677, "reply": True}, "bits": 11}, f)
+        with open(stale, "w", encoding="utf-8") as f:
+            json.dump({"sequence": 676, "reply": True}, f)
         cli = subprocess.run([sys.executable, tool, ping, "--delta", "--hex", golden_delta, "--protocol-id",
                               "0x12345678", "--baseline", base], capture_output=True, text=True)
-    if cli.returncode != 0 or json.loads(cli.stdout).get("value") != {"sequence": 678, "reply": True}:
+        cli_stale = subprocess.run([sys.executable, tool, ping, "--delta", "--hex", golden_delta, "--protocol-id",
+                                    "0x12345678", "--baseline", stale], capture_output=True, text=True)
+    got = json.loads(cli.stdout) if cli.returncode == 0 else {}
+    if got.get("value") != {"sequence": 678, "reply": True} or got.get("fingerprint") != "checked":
         failures += 1
         print("CLI: the golden delta packet with its baseline:", cli.returncode, cli.stdout, cli.stderr)
+    got = json.loads(cli_stale.stdout) if cli_stale.returncode == 1 else {}
+    if {k: got.get(k) for k in ("error", "bit", "path", "header", "changes")} != \
+            {"error": "baseline_mismatch", "bit": 64, "path": "", "header": header, "changes": []}:
+        failures += 1
+        print("CLI: the golden delta packet against another baseline:", cli_stale.returncode, cli_stale.stdout,
+              cli_stale.stderr)
     print(f"{total} cases, {failures} mismatches; outcomes seen: {', '.join(sorted(kinds))}")
     delta_total, delta_failures = check_deltas(out_dir)
     total += delta_total

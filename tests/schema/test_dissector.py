@@ -24,7 +24,14 @@ delta_packet_reader read; where it has not, the changes only, and a note where t
 needs the baseline. The changes it shows (differences, codes, flips) must be those the
 reference decoder (tools/netser_schema_decode.py, itself checked against netser) reads,
 and every delta packet netser refuses must be flagged with the error the reference
-decoder finds with what the dissector has (a header alone: overflow at bit 64).
+decoder finds with what the dissector has (the sequence numbers alone: overflow at bit
+64). The header's baseline fingerprint is shown; against a baseline given with
+--delta-baseline it is checked (a packet written against another value of sequence 0:
+netser.baseline_mismatch at bit 64, as netser's reader and the reference decoder say),
+against a state the dissector applied it is noted as not verified (the Lua walk cannot
+write a value back), and the reference decoder then skips it too. A port with plain
+packets of one type and delta packets of another (Ping, Player) takes each packet for
+the schema whose protocol id its CRC matches.
 
 Keyed deltas (port 41012, Arena: spawns, despawns, a sorted insertion, a swap-remove, a
 reorder; port 41013, Registry: keys of every kind of code, bool slots): the entries the dissector shows by key (netser.key, netser.entry: changed,
@@ -358,6 +365,11 @@ def check_delta_frame(number, want, layers, layer, malformed, out_dir, known, co
 KEYED_SCHEMAS = ("Arena", "Registry", "Units", "Scores", "HashScores", "Tags", "Slots8", "Kitchen", "Slots", "SNode")
 
 
+def schemas_by_name(out_dir, name):
+    with open(os.path.join(out_dir, name + ".schema.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
 def write_pcap(path, datagrams):
     """datagrams: (port, bytes), as schema_export writes them (Ethernet, IPv4, UDP)."""
     out = bytearray(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
@@ -407,9 +419,12 @@ def check_hostile_deltas(out_dir, tshark):
         with open(seed, "w", encoding="utf-8") as f:
             json.dump(case["baseline"], f)
         body = dec.parse_hex(case["hex"])
-        bits = 32 + case["expect"].get("bits", 8 * len(body))  # a refused body fails before its end
+        bits = 64 + case["expect"].get("bits", 8 * len(body))  # a refused body fails before its end
         end = (int(layout["end_check"]["magic"]) ^ bits) & 0xFFFFFFFF
-        rest = (1).to_bytes(2, "little") + (0).to_bytes(2, "little") + body + end.to_bytes(4, "little")
+        # The baseline's fingerprint, as the reference decoder (checked against netser) takes it.
+        fingerprint = dec.Decoder(schemas_by_name(out_dir, case["schema"])).baseline_fingerprints(case["baseline"])[0]
+        rest = (1).to_bytes(2, "little") + (0).to_bytes(2, "little") + fingerprint.to_bytes(4, "little") + body + \
+            end.to_bytes(4, "little")
         crc = dec.crc32(int(layout["protocol_id"]["value"]).to_bytes(4, "little") + rest)
         args += ["--delta-port", f"{port}={schema_file}", "--delta-baseline", f"{port}=0:{seed}"]
         frames.append((port, schema_file, 0, dict(case, hex=(crc.to_bytes(4, "little") + rest).hex())))
@@ -427,6 +442,7 @@ def check_hostile_deltas(out_dir, tshark):
         print(f"hostile deltas: {len(shown)} frames dissected, {len(frames)} written")
         return 1
     failures, stores, schemas, outcomes = 0, {}, {}, set()
+    counts = {"verified": 0, "unverified": 0, "no baseline": 0}
     for (port, schema_file, i, case), frame in zip(frames, shown):
         if schema_file not in schemas:
             with open(schema_file, encoding="utf-8") as f:
@@ -435,18 +451,34 @@ def check_hostile_deltas(out_dir, tshark):
         layers = dict(dict(frame)["_source"])["layers"]
         messages = find(layers, "_ws.expert.message")
         data = dec.parse_hex(case["hex"])
-        store = stores.setdefault(port, {i: case["baseline"]})
+        store = stores.setdefault(port, {i: (case["baseline"], True)})  # sequence -> (value, given)
         decoder = dec.Decoder(schema)
+        baseline, given = store.get(int.from_bytes(data[6:8], "little"), (dec.MISSING, False)) \
+            if len(data) >= 8 else (dec.MISSING, False)
+        if not given:
+            # The dissector has the fingerprints of the baselines it was given, not of the
+            # states it applied (docs/schema.md, the dissector): those it does not verify.
+            decoder._check_fingerprint = lambda *args: None
         try:
-            baseline = store.get(int.from_bytes(data[6:8], "little"), dec.MISSING) if len(data) >= 8 else dec.MISSING
             header, value, _ = decoder.decode_delta_packet(data, None, baseline)
             if value is not dec.MISSING:
-                store[header["sequence"]] = value  # as the dissector keeps what it applied
+                store[header["sequence"]] = (value, False)  # as the dissector keeps what it applied
             want = None
         except dec.DecodeError as e:
             want = {"error": e.code, "bit": e.bit, "path": e.path}
         outcomes.add("ok" if want is None else want["error"])
         errors = [m for m in messages if ERROR_TEXT.match(m) or m.startswith("dissector error")]
+        # A packet read past its header against an applied state says that state's
+        # fingerprint is not verified, and only such a packet.
+        unverified = any("is not verified" in m for m in messages)
+        past_header = decoder.header is not None and len(decoder.header) == 3
+        if unverified != (baseline is not dec.MISSING and not given and past_header):
+            failures += 1
+            if failures <= 10:
+                print(f"hostile delta {case['name']}: the fingerprint note is {'' if unverified else 'not '}shown "
+                      f"(baseline {'given' if given else 'applied' if baseline is not dec.MISSING else 'missing'})")
+        counts[("unverified" if unverified else "verified") if baseline is not dec.MISSING and past_header
+               else "no baseline"] += 1
         if want is None:
             ok = not errors
         elif want["error"] == "missing_baseline":
@@ -458,11 +490,79 @@ def check_hostile_deltas(out_dir, tshark):
             if failures <= 10:
                 print(f"hostile delta {case['name']}: the reference decoder says {want}, the dissector {messages[:3]}")
     print(f"{len(frames)} hostile delta frames of {', '.join(KEYED_SCHEMAS)}: outcomes {', '.join(sorted(outcomes))}, "
-          f"{failures} failures")
-    for needed in ("ok", "bad_crc", "overflow", "out_of_range", "invalid_value", "too_large", "check_failed"):
+          f"{failures} failures; baseline fingerprints: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    if min(counts.values()) == 0:
+        failures += 1
+    for needed in ("ok", "bad_crc", "overflow", "out_of_range", "invalid_value", "too_large", "check_failed",
+                   "baseline_mismatch"):
         if needed not in outcomes:
             failures += 1
             print(f"no hostile delta frame ended with {needed}")
+    return failures
+
+
+MIXED_PORT = 44500
+
+
+def check_mixed_port(out_dir, tshark, capture):
+    """One port, plain packets of one type and delta packets of another (--port
+    P=Ping.schema.json --delta-port P=Player.schema.json): each packet must be taken for
+    the kind whose protocol id its CRC matches (Ping's schema hash, Player's XOR the
+    salt), and a Player packet, which is neither, refused with bad_crc. The number of
+    failures."""
+    frames = [f for f in capture if (f["port"] == 40001 and not f["delta"]) or f["port"] == 41002]
+    lua = os.path.join(out_dir, "netser_mixed.lua")
+    subprocess.run([sys.executable, TOOL, "-o", lua, "--port", f"{MIXED_PORT}={os.path.join(out_dir, 'Ping.schema.json')}",
+                    "--delta-port", f"{MIXED_PORT}={os.path.join(out_dir, 'Player.schema.json')}",
+                    "--delta-baseline", f"{MIXED_PORT}=0:{os.path.join(out_dir, 'Player.baseline0.json')}"], check=True)
+    frames = [f for f in frames if f["hex"]]  # tshark skips an empty datagram
+    pcap = os.path.join(out_dir, "mixed_port.pcap")
+    write_pcap(pcap, [(MIXED_PORT, dec.parse_hex(f["hex"])) for f in frames])
+    run = subprocess.run([tshark, "-X", f"lua_script:{lua}", "-r", pcap, "-T", "json"], capture_output=True, text=True)
+    if run.returncode != 0 or "Lua: Error" in run.stderr:
+        print("tshark failed on the mixed port:", run.returncode, run.stderr[:400])
+        return 1
+    shown = json.loads(run.stdout, object_pairs_hook=pairs)
+    if len(shown) != len(frames):
+        print(f"mixed port: {len(shown)} frames dissected, {len(frames)} written")
+        return 1
+    failures, kinds, applied = 0, {"plain": 0, "delta": 0, "neither": 0}, 0
+    for number, (want, frame) in enumerate(zip(frames, shown), 1):
+        layers = dict(dict(frame)["_source"])["layers"]
+        expect = want["expect"]
+        if want["port"] == 41002 and not want["delta"]:
+            kind, root = None, None  # a Player packet: neither Ping's nor a Player delta packet
+        else:
+            kind, root = ("delta", "Player") if want["delta"] else ("plain", "Ping")
+            if not expect["ok"] and expect["error"] in ("bad_crc", "overflow") and expect["bit"] == 0:
+                kind, root = None, None
+        bad_crc = bool(find(layers, "netser.bad_crc")) or any(find(e, "netser.bad_crc")
+                                                            for e in find(layers, "_ws.expert"))
+        shown_kind = (find(layers, "netser.kind") or [None])[0]
+        shown_root = (find(layers, "netser.root") or [None])[0]
+        if kind is None:
+            kinds["neither"] += 1
+            ok = shown_kind is None and (bad_crc or expect.get("error") == "overflow")
+        else:
+            kinds[kind] += 1
+            ok = not bad_crc and shown_kind == kind and shown_root == root
+        if ok and kind == "delta" and expect["ok"] and "value" in expect:
+            values = dict(members(dict(layers)["netser"]))
+            leaves = {}
+            flatten(expect["value"], "Player", leaves)
+            if all(p in values and same_leaf(v, values[p]) for p, v in leaves.items()):
+                applied += 1
+            elif any(p in values for p in leaves):
+                ok = False
+        if not ok:
+            failures += 1
+            if failures <= 10:
+                print(f"mixed port frame {number}: want {kind or 'bad_crc'} {root or ''}, the dissector shows kind "
+                      f"{shown_kind}, root {shown_root}, bad_crc {bad_crc}")
+    print(f"mixed port: {len(frames)} frames ({', '.join(f'{v} {k}' for k, v in kinds.items())}), {applied} deltas "
+          f"applied, {failures} failures")
+    if min(kinds.values()) == 0 or applied == 0:
+        failures += 1
     return failures
 
 
@@ -520,8 +620,9 @@ def main():
             print(f"frame {number}: not dissected as netser (was the Lua script loaded?)")
             continue
         experts = find(layers, "_ws.expert")
-        malformed = any(find(e, "netser.malformed") or find(e, "netser.bad_crc") for e in experts) or \
-            bool(find(layers, "netser.malformed")) or bool(find(layers, "netser.bad_crc"))
+        malformed = any(find(e, "netser.malformed") or find(e, "netser.bad_crc") or find(e, "netser.baseline_mismatch")
+                        for e in experts) or \
+            any(find(layers, f) for f in ("netser.malformed", "netser.bad_crc", "netser.baseline_mismatch"))
         if want["delta"]:
             failures += check_delta_frame(number, want, layers, netser[0], malformed, out_dir, known, delta_counts)
             continue
@@ -558,6 +659,7 @@ def main():
     if checked_values == 0 or flagged == 0 or min(delta_counts.values()) == 0:
         failures += 1
     failures += check_hostile_deltas(out_dir, tshark)
+    failures += check_mixed_port(out_dir, tshark, expected)
     return 1 if failures else 0
 
 

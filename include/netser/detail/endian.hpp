@@ -45,6 +45,14 @@ inline std::uint64_t load_le64(const void* p) noexcept {
     return v;
 }
 
+/// The little-endian 32-bit word at p (any alignment).
+inline std::uint32_t load_le32(const void* p) noexcept {
+    std::uint32_t v;
+    std::memcpy(&v, p, sizeof v);
+    if constexpr (std::endian::native == std::endian::big) v = byteswap(v);
+    return v;
+}
+
 /// Stores v at p as a little-endian 32-bit word (any alignment).
 inline void store_le32(void* p, std::uint32_t v) noexcept {
     if constexpr (std::endian::native == std::endian::big) v = byteswap(v);

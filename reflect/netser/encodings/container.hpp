@@ -255,6 +255,52 @@ bool crowded_bucket(const T& c, typename T::const_iterator it) {
     return false;
 }
 
+// ---- entries by key code: keyed deltas and hash tables' plain order ------------------
+
+template <class E>
+decltype(auto) entry_key(const E& e) noexcept {
+    if constexpr (requires { e.first; }) return (e.first);
+    else return (e);
+}
+
+inline constexpr std::size_t no_entry = static_cast<std::size_t>(-1);
+
+// An entry of a container by its key's code: what keyed deltas sort and match.
+struct keyed_entry {
+    std::uint64_t code;
+    std::size_t index;
+};
+constexpr bool operator<(const keyed_entry& a, const keyed_entry& b) noexcept {
+    return a.code < b.code || (a.code == b.code && a.index < b.index);
+}
+// Sorts entries listed in index order by code, stably: a radix sort, least significant
+// byte first, one pass per byte the largest code has (two for 16-bit ids). (No
+// <algorithm> in reflect.hpp's diet, and qsort took half of a delta write's time.)
+inline void sort_entries(std::vector<keyed_entry>& e) {
+    std::uint64_t bits = 0;
+    for (const keyed_entry& x : e) bits |= x.code;
+    std::vector<keyed_entry> scratch(e.size());
+    for (int shift = 0; shift < 64 && (bits >> shift) != 0; shift += 8) {
+        std::size_t start[257] = {};
+        for (const keyed_entry& x : e) ++start[((x.code >> shift) & 0xffu) + 1];
+        for (std::size_t i = 0; i < 256; ++i) start[i + 1] += start[i];
+        for (const keyed_entry& x : e) scratch[start[(x.code >> shift) & 0xffu]++] = x;
+        e.swap(scratch);
+    }
+}
+
+// Sorts entries listed in index order by code (an already sorted list, as a map's or a
+// sorted vector's, is only checked); the index of an entry whose code another also has,
+// or no_entry.
+inline std::size_t sort_by_code(std::vector<keyed_entry>& e) {
+    bool sorted = true;
+    for (std::size_t i = 1; i < e.size() && sorted; ++i) sorted = !(e[i] < e[i - 1]);
+    if (!sorted) sort_entries(e);
+    for (std::size_t i = 1; i < e.size(); ++i)
+        if (e[i].code == e[i - 1].code) return e[i].index > e[i - 1].index ? e[i].index : e[i - 1].index;
+    return no_entry;
+}
+
 // std::map / std::unordered_map (attributes apply to the mapped values) and std::set
 // (they apply to the keys). A key sent twice fails the read with invalid_value.
 template <stream S, class T, class P>
@@ -305,8 +351,7 @@ bool apply_encoding(S& s, T& c, associative_encoding<P>) {
         }
         return true;
     } else {
-        std::size_t i = 0;
-        for (auto& element : c) {
+        const auto write_entry = [&](auto& element, std::size_t i) {
             if constexpr (is_map_type) {
                 K key = element.first;
                 if (!serialize_value<KP>(s, key) || !serialize_value<EP>(s, element.second)) [[unlikely]]
@@ -315,7 +360,31 @@ bool apply_encoding(S& s, T& c, associative_encoding<P>) {
                 K key = element;
                 if (!serialize_value<KP>(s, key)) [[unlikely]] return fail_at_index(s, i);
             }
-            ++i;
+            return true;
+        };
+        if constexpr (is_hashed<T> && is_fixed_width<encoding_t<KP, K>>) {
+            // A hash table's own order depends on its history and its library: its
+            // entries go sorted by key code, so equal contents give equal bytes.
+            std::vector<keyed_entry> keys;
+            std::vector<decltype(&*c.begin())> entries;
+            keys.reserve(c.size());
+            entries.reserve(c.size());
+            for (auto& element : c) {
+                std::uint64_t code = 0;
+                if (const errc e = to_code(entry_key(element), encoding_v<KP, K>, code); e != errc::none) [[unlikely]] {
+                    s.fail(e, s.bits_processed());
+                    return fail_at_index(s, entries.size());
+                }
+                keys.push_back({code, entries.size()});
+                entries.push_back(&element);
+            }
+            sort_by_code(keys);
+            for (std::size_t i = 0; i < keys.size(); ++i)
+                if (!write_entry(*entries[keys[i].index], i)) [[unlikely]] return false;
+        } else {
+            std::size_t i = 0;
+            for (auto& element : c)
+                if (!write_entry(element, i++)) [[unlikely]] return false;
         }
         return true;
     }

@@ -92,12 +92,6 @@ template <class P, class T>
 inline constexpr bool keyed_by_code =
     is_fixed_width<encoding_t<map_key_provider<P, T>, typename T::key_type>>;
 
-template <class E>
-decltype(auto) entry_key(const E& e) noexcept {
-    if constexpr (requires { e.first; }) return (e.first);
-    else return (e);
-}
-
 // ---- plain encoding and sameness: the vector's ------------------------------------
 
 template <stream S, class T, class P>
@@ -111,44 +105,6 @@ bool same_encoded(const T& v, const T& b, keyed_encoding<P>) {
 }
 
 // ---- delta --------------------------------------------------------------------------
-
-inline constexpr std::size_t no_entry = static_cast<std::size_t>(-1);
-
-// An entry of a container by its key's code: what keyed deltas sort and match.
-struct keyed_entry {
-    std::uint64_t code;
-    std::size_t index;
-};
-constexpr bool operator<(const keyed_entry& a, const keyed_entry& b) noexcept {
-    return a.code < b.code || (a.code == b.code && a.index < b.index);
-}
-// Sorts entries listed in index order by code, stably: a radix sort, least significant
-// byte first, one pass per byte the largest code has (two for 16-bit ids). (No
-// <algorithm> in reflect.hpp's diet, and qsort took half of a delta write's time.)
-inline void sort_entries(std::vector<keyed_entry>& e) {
-    std::uint64_t bits = 0;
-    for (const keyed_entry& x : e) bits |= x.code;
-    std::vector<keyed_entry> scratch(e.size());
-    for (int shift = 0; shift < 64 && (bits >> shift) != 0; shift += 8) {
-        std::size_t start[257] = {};
-        for (const keyed_entry& x : e) ++start[((x.code >> shift) & 0xffu) + 1];
-        for (std::size_t i = 0; i < 256; ++i) start[i + 1] += start[i];
-        for (const keyed_entry& x : e) scratch[start[(x.code >> shift) & 0xffu]++] = x;
-        e.swap(scratch);
-    }
-}
-
-// Sorts entries listed in index order by code (an already sorted list, as a map's or a
-// sorted vector's, is only checked); the index of an entry whose code another also has,
-// or no_entry.
-inline std::size_t sort_by_code(std::vector<keyed_entry>& e) {
-    bool sorted = true;
-    for (std::size_t i = 1; i < e.size() && sorted; ++i) sorted = !(e[i] < e[i - 1]);
-    if (!sorted) sort_entries(e);
-    for (std::size_t i = 1; i < e.size(); ++i)
-        if (e[i].code == e[i - 1].code) return e[i].index > e[i - 1].index ? e[i].index : e[i - 1].index;
-    return no_entry;
-}
 
 // The removed and changed entries of the baseline's nb, in reference order
 // (delta_elements); a touched entry's body is body(j). Nothing when the baseline is empty.
