@@ -308,6 +308,10 @@ struct budget_member {
                 }
             }
             if (!late.empty()) {
+                // The message may have reordered the baseline: slots in baseline order
+                // need not grow.
+                std::stable_sort(late.begin(), late.end(),
+                                 [](const auto& a, const auto& b) { return a.first < b.first; });
                 M merged;
                 merged.reserve(out.size() + late.size());
                 std::size_t l = 0;
