@@ -757,7 +757,7 @@ TEST_CASE("a budgeted write that fails with overflow changes nothing: the next p
         Grid world = base_now;
         for (int step = 0; step < 5; ++step) {
             world = evolved(world, seed * 10 + static_cast<std::uint64_t>(step), 2);
-            const std::size_t b = 20 + (seed * 7 + static_cast<std::size_t>(step) * 13) % 40;
+            const auto b = static_cast<std::size_t>(20 + (seed * 7 + static_cast<std::uint64_t>(step) * 13) % 40);
             Grid held_twin = sentinel();
             held = sentinel();
             const auto a = budget.write(std::span<std::byte>(buffer).first(b), {2, 1}, world, base_now, held, hostile_priority{kind});
