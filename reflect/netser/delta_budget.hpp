@@ -52,13 +52,6 @@ namespace detail {
 // waits at most about (largest priority) * 1024 packets.
 inline constexpr double min_priority = 1.0 / 1024;
 
-inline error failure_at(errc code, std::size_t bit) noexcept {
-    error e;
-    e.code = code;
-    e.bit = bit;
-    return e;
-}
-
 inline double priority_step(double p) noexcept { return p >= min_priority ? p : min_priority; }
 
 template <class M>
@@ -154,7 +147,9 @@ struct budget_member {
     std::vector<change> changes;
     std::vector<double> index_scores;                    // by_index: accumulators by index
     std::unordered_map<std::uint64_t, double> key_scores; // keyed: accumulators by key code
-    std::unordered_map<std::uint64_t, std::size_t> base_at; // keyed vector: baseline index by code
+    std::unordered_map<std::uint64_t, std::size_t> base_at; // keyed: baseline index by code
+    std::vector<std::pair<std::uint64_t, const value_type*>> base_entries; // keyed: the baseline's, by index
+    std::vector<std::uint8_t> kept;                      // keyed: baseline entries the message still has
     std::vector<std::uint8_t> chosen;                    // per change, for one candidate
     std::vector<std::size_t> now_in_base;                // keyed vector: msg index -> baseline index
     std::vector<std::size_t> out_at;                     // keyed vector: baseline index -> candidate index
@@ -186,54 +181,44 @@ struct budget_member {
                 changes.push_back({kind::added, i, 0, &now[i], nullptr, ceiling, s});
             }
         } else {
+            // The baseline's entries by key code, once; an entry the message lacks is removed.
             base_at.clear();
             base_at.reserve(base.size());
-            std::size_t i = 0;
+            base_entries.clear();
             for (const value_type& b : base) {
                 std::uint64_t code = 0;
                 if (const errc e = key_code(b, code); e != errc::none) return e;
-                base_at.emplace(code, i++);
+                base_at.emplace(code, base_entries.size());
+                base_entries.push_back({code, &b});
             }
-            std::vector<const value_type*> base_by_index;
-            base_by_index.reserve(base.size());
-            for (const value_type& b : base) base_by_index.push_back(&b);
             const auto score_of = [&](std::uint64_t code, const value_type& e) {
                 const auto it = key_scores.find(code);
                 return (it == key_scores.end() ? 0.0 : it->second) + priority_step(static_cast<double>(priority(e)));
             };
-            std::unordered_map<std::uint64_t, bool> in_now;
-            in_now.reserve(now.size());
             now_in_base.clear();
             for (const value_type& n : now) {
                 std::uint64_t code = 0;
                 if (const errc e = key_code(n, code); e != errc::none) return e;
-                in_now.emplace(code, true);
                 const auto at = base_at.find(code);
                 now_in_base.push_back(at == base_at.end() ? no_entry : at->second);
                 if (at == base_at.end()) {
-                    {
                     const double s = score_of(code, n);
                     changes.push_back({kind::added, 0, code, &n, nullptr, s, s});
+                    continue;
                 }
-                } else {
-                    const value_type& b = *base_by_index[at->second];
-                    const bool same = keyed_vector ? same_element(n, b) : same_entry(n, b);
-                    if (!same) {
-                        const double s = score_of(code, n);
-                        changes.push_back({kind::changed, at->second, code, &n, &b, s, s});
-                    }
-                }
+                const value_type& b = *base_entries[at->second].second;
+                if (keyed_vector ? same_element(n, b) : same_entry(n, b)) continue;
+                const double s = score_of(code, n);
+                changes.push_back({kind::changed, at->second, code, &n, &b, s, s});
             }
-            i = 0;
-            for (const value_type& b : base) {
-                std::uint64_t code = 0;
-                (void)key_code(b, code);
-                if (in_now.find(code) == in_now.end())
-                    {
-                    const double s = score_of(code, b);
-                    changes.push_back({kind::removed, i, code, nullptr, &b, s, s});
-                }
-                ++i;
+            kept.assign(base.size(), 0);
+            for (const std::size_t bi : now_in_base)
+                if (bi != no_entry) kept[bi] = 1;
+            for (std::size_t bi = 0; bi < base_entries.size(); ++bi) {
+                if (kept[bi]) continue;
+                const auto [code, b] = base_entries[bi];
+                const double s = score_of(code, *b);
+                changes.push_back({kind::removed, bi, code, nullptr, b, s, s});
             }
         }
         chosen.assign(changes.size(), 0);

@@ -69,12 +69,19 @@ auto delta_payload(delta_header header, std::uint32_t fingerprint, const T& msg,
 
 // The fingerprint of a baseline given by value: a baseline without a plain encoding is
 // no value a reader can hold (invalid_value).
+// A failure of a whole write: its code and bit, no member path.
+inline error failure_at(errc code, std::size_t bit) noexcept {
+    error e;
+    e.code = code;
+    e.bit = bit;
+    return e;
+}
+
 template <class T>
 bool fingerprint_or_fail(const T& baseline, std::uint32_t& out, error& failure) {
     const auto f = baseline_fingerprint(baseline);
     if (!f) {
-        failure.code = errc::invalid_value; // at the header's first bit
-        failure.bit = 0;
+        failure = failure_at(errc::invalid_value, 0); // at the header's first bit
         return false;
     }
     out = *f;
