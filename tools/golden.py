@@ -709,12 +709,50 @@ def ping_delta_packet(new, base, sequence, baseline, protocol_id=0x12345678):
                                                         protocol_id))
 
 
+# Track (tests/session/predicted_packet_test.cpp): x in [0, 1000] with predict_linear,
+# y in [0, 1000].
+
+
+def track_plain(x, y):
+    w = Writer()
+    w_int(w, x, 0, 1000)
+    w_int(w, y, 0, 1000)
+    return w
+
+
+def track_predicted_packet(new, baselines, sequence, protocol_id=0x12345678):
+    """new against the prediction from baselines [(sequence, (x, y)), ...], newest first."""
+    m = model()
+    seqs = [s for s, _ in baselines]
+    values = [v for _, v in baselines]
+    gaps = [sequence - seqs[0]] + [seqs[i] - seqs[i + 1] for i in range(len(seqs) - 1)] + [0, 0]
+    xs = [v[0] for v in values] + [None, None]
+    x = xs[0] if len(values) < 2 else m.predicted_code(xs[0], xs[1], xs[2], gaps[0], gaps[1], gaps[2],
+                                                      max_code=1000)
+    prediction = (x, values[0][1])
+    w = Writer()  # the delta of Track new against the prediction, as ping_delta's
+    w.put(1 if new != prediction else 0, 1)
+    if new != prediction:
+        for k in range(2):
+            w.put(1 if new[k] != prediction[k] else 0, 1)
+            if new[k] != prediction[k]:
+                w_difference(w, new[k], prediction[k], 1000)
+    fingerprints = [m.baseline_fingerprint(track_plain(*v)) for v in values]
+    return " ".join(f"{b:02X}" for b in m.predicted_delta_packet(sequence, seqs, fingerprints, w, protocol_id))
+
+
 # (name, what is written, the packet's hex, quoted in docs/wire_format.md)
 DELTA_PACKET_VECTORS = [
     ("delta_packet_ping", "Ping{678, true} against Ping{677, true}, sequence 5, baseline 4, protocol id 0x12345678",
      lambda: ping_delta_packet((678, True), (677, True), 5, 4), True),
     ("delta_packet_initial", "Ping{1, false} against Ping{} (the initial baseline), sequence 1, baseline 0, "
      "protocol id 0x12345678", lambda: ping_delta_packet((1, False), (0, False), 1, 0), False),
+    ("predicted_packet_track", "Track{530, 7}, sequence 16, against baselines 10 {500, 7}, 9 {490, 7}, 8 {480, 7}: "
+     "x predicted 560, protocol id 0x12345678",
+     lambda: track_predicted_packet((530, 7), [(10, (500, 7)), (9, (490, 7)), (8, (480, 7))], 16), True),
+    ("predicted_packet_two", "Track{561, 8}, sequence 16, against baselines 10 {500, 7}, 8 {480, 7}: "
+     "x predicted 560, protocol id 0x12345678",
+     lambda: track_predicted_packet((561, 8), [(10, (500, 7)), (8, (480, 7))], 16), False),
 ]
 
 
@@ -1014,6 +1052,7 @@ TESTED_IN = [
     (r"delta_packet_ping$", "packet/delta_packet_test.cpp", "a delta packet's golden bytes"),
     (r"delta_packet_initial$", "packet/delta_packet_test.cpp",
      "a delta packet against the initial baseline: golden bytes"),
+    (r"predicted_packet_", "session/predicted_packet_test.cpp", "a predicted delta packet's golden bytes"),
     (r"delta_array_", "delta/delta_golden_test.cpp",
      "an array sends a changed bit per element or the indices of the changed ones, whichever is smaller"),
     (r"delta_smallest_three_to_rest$", "delta/quaternion_delta_test.cpp",

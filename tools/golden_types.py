@@ -96,6 +96,44 @@ def delta_packet(sequence, baseline, fingerprint, delta_writer, protocol_id):
     return packet(w, protocol_id ^ DELTA_PACKET_SALT)
 
 
+PREDICTED_DELTA_PACKET_SALT = check_magic("netser predicted delta packet")
+
+
+def predicted_code(c0, c1, c2, ahead, span, span2, numerator=1, denominator=1, max_code=None):
+    """docs/wire_format.md, "Prediction": c0 + step * ahead / span * gain rounded half away
+    from zero (step = c0 - c1), clamped to [0, max_code]; with a third code, c0 when the
+    same extrapolation one interval earlier (from c2 and c1) missed c0 by |step| or more."""
+    def rounded(n, d):  # n / d to the nearest, halves away from zero (d > 0)
+        q, r = divmod(abs(n), d)
+        if 2 * r >= d:
+            q += 1
+        return q if n >= 0 else -q
+    step = c0 - c1
+    if step == 0 or span == 0:
+        return c0
+    if c2 is not None and span2 != 0:
+        earlier = c1 + rounded((c1 - c2) * span, span2)
+        if abs(c0 - earlier) >= abs(step):
+            return c0
+    p = c0 + rounded(step * numerator * ahead, span * denominator)
+    return max(0, min(max_code, p))
+
+
+def predicted_delta_packet(sequence, baselines, fingerprints, delta_writer, protocol_id):
+    """docs/wire_format.md, "Predicted delta packets": a packet over protocol_id ^ the
+    predicted salt whose payload is the sequence (16 bits), the count of baselines less one
+    (2 bits), their sequence numbers (16 bits each, newest first), the CRC-32 of their
+    fingerprints (4 little-endian bytes each, in that order), then the delta body."""
+    w = Writer()
+    w.put(sequence, 16)
+    w.put(len(baselines) - 1, 2)
+    for b in baselines:
+        w.put(b, 16)
+    w.put(crc32(b"".join(f.to_bytes(4, "little") for f in fingerprints)), 32)
+    w.bits += delta_writer.bits
+    return packet(w, protocol_id ^ PREDICTED_DELTA_PACKET_SALT)
+
+
 # --- types, as the tests declare them ---------------------------------------------
 
 

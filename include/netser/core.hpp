@@ -6,6 +6,7 @@
 #include <netser/bit_writer.hpp>
 #include <netser/bits_required.hpp>
 #include <netser/error.hpp>
+#include <netser/linear_prediction.hpp>
 #include <netser/named.hpp>
 #include <netser/primitives.hpp>
 #include <netser/quantization.hpp>

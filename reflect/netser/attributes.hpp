@@ -27,7 +27,7 @@ namespace netser {
 /// What an attribute is about; user attributes have no kind (they are codecs).
 enum class attr_kind {
     range, bits, quantize, common, max_size, max_length, only_if, skip, check, finite, raw_bytes, sparse,
-    delta_ladder, delta_whole, keyed,
+    delta_ladder, delta_whole, keyed, predict_linear,
 };
 
 /// Integer in [min, max]: (v - min) in bits_required(min, max) bits.
@@ -207,9 +207,35 @@ struct delta_whole_attr {
 };
 inline constexpr delta_whole_attr delta_whole{};
 
+/// Predicted delta packets (<netser/predicted_delta_packet.hpp>): the baseline this
+/// member's codes are sent against is the linear extrapolation of its codes in the
+/// packet's baselines (integer arithmetic, the same on both sides), scaled by
+/// numerator / denominator in (0, 1]: predict_linear, or predict_linear(3, 4) to damp
+/// it. On a struct, array or vector it applies to every integer-coded value inside
+/// (ranges, bit counts, quantized floats, smallest_three rotations). Other packets
+/// ignore it. docs/wire_format.md, "Prediction", gives the rule.
+struct predict_linear_attr {
+    static constexpr attr_kind kind = attr_kind::predict_linear;
+    static constexpr std::string_view name = "predict_linear";
+    int numerator = 1;
+    int denominator = 1;
+    template <class V>
+    constexpr void fields(V& v) const {
+        v.integer("numerator", numerator);
+        v.integer("denominator", denominator);
+    }
+    /// The same prediction scaled by numerator / denominator (1 <= numerator <=
+    /// denominator <= 64).
+    constexpr predict_linear_attr operator()(int num, int den) const noexcept { return {num, den}; }
+    constexpr bool valid() const noexcept {
+        return numerator >= 1 && denominator >= numerator && denominator <= 64;
+    }
+};
+inline constexpr predict_linear_attr predict_linear{};
+
 /// Attributes about the delta encoding only: every member and element takes them.
 constexpr bool is_delta_kind(attr_kind k) noexcept {
-    return k == attr_kind::delta_ladder || k == attr_kind::delta_whole;
+    return k == attr_kind::delta_ladder || k == attr_kind::delta_whole || k == attr_kind::predict_linear;
 }
 
 namespace detail {

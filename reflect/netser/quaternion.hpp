@@ -4,6 +4,7 @@
 #include <netser/detail/attribute_hints.hpp>
 #include <netser/detail/config.hpp>
 #include <netser/difference_ladder.hpp>
+#include <netser/linear_prediction.hpp>
 #include <netser/detail/float_math.hpp>
 #include <netser/primitives.hpp>
 #include <netser/quantization.hpp>
@@ -607,6 +608,32 @@ struct detail::smallest_three_attr<void> { // netser::smallest_three
         if (!q.valid || !detail::all_finite(c) || !detail::all_finite(b)) return false;
         const detail::smallest_three_fields x = detail::smallest_three_write(c, q), y = detail::smallest_three_write(b, q);
         return x.largest == y.largest && x.codes == y.codes;
+    }
+
+    /// Prediction (netser::predict_linear): when the baselines share the largest
+    /// component's index, each of the three codes is extrapolated (p.code); otherwise
+    /// out keeps the newest baseline's rotation.
+    template <detail::quaternion_like Q>
+    void predict(Q& out, const Q& b0, const Q& b1, const Q* b2, const linear_prediction& p) const noexcept {
+        const quantization q = params();
+        const std::array<float, 4> c0 = detail::to_xyzw(b0), c1 = detail::to_xyzw(b1);
+        if (!q.valid || !detail::all_finite(c0) || !detail::all_finite(c1)) return;
+        const detail::smallest_three_fields f0 = detail::smallest_three_write(c0, q),
+                                            f1 = detail::smallest_three_write(c1, q);
+        detail::smallest_three_fields f2 = f1;
+        if (b2 != nullptr) {
+            const std::array<float, 4> c2 = detail::to_xyzw(*b2);
+            if (!detail::all_finite(c2)) return;
+            f2 = detail::smallest_three_write(c2, q);
+        }
+        if (f0.largest != f1.largest || f1.largest != f2.largest) return;
+        detail::smallest_three_fields f = f0;
+        for (std::size_t k = 0; k < 3; ++k) {
+            const std::uint64_t older = f2.codes[k];
+            f.codes[k] = static_cast<std::uint32_t>(
+                p.code(f0.codes[k], f1.codes[k], b2 != nullptr ? &older : nullptr, q.max_int));
+        }
+        detail::from_xyzw(out, detail::smallest_three_decode(f, q));
     }
 
     constexpr std::size_t max_delta_bits() const noexcept {

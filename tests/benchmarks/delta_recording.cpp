@@ -73,6 +73,37 @@ struct Frame {
 };
 NETSER_STRUCT(Frame, cubes)
 
+// The same codes with netser::predict_linear on every code but the largest index: the
+// predicted stage sends each frame against the extrapolation of the frames six and
+// seven (and eight) earlier.
+struct PredictedOrientation {
+    std::int32_t largest = 0;
+    std::int32_t a = 0, b = 0, c = 0;
+    bool operator==(const PredictedOrientation&) const = default;
+};
+NETSER_STRUCT(PredictedOrientation, (largest, netser::range(0, 3)),
+              (a, netser::range(0, 511), orientation_ladder, netser::predict_linear),
+              (b, netser::range(0, 511), orientation_ladder, netser::predict_linear),
+              (c, netser::range(0, 511), orientation_ladder, netser::predict_linear))
+struct PredictedPosition {
+    std::int32_t x = 0, y = 0, z = 0;
+    bool operator==(const PredictedPosition&) const = default;
+};
+NETSER_STRUCT(PredictedPosition, (x, netser::range(-32768, 32767), position_ladder, netser::predict_linear),
+              (y, netser::range(-32768, 32767), position_ladder, netser::predict_linear),
+              (z, netser::range(0, 16383), position_ladder, netser::predict_linear))
+struct PredictedCube {
+    PredictedOrientation orientation;
+    PredictedPosition position;
+    bool interacting = false;
+    bool operator==(const PredictedCube&) const = default;
+};
+NETSER_STRUCT(PredictedCube, orientation, position, interacting)
+struct PredictedFrame {
+    std::array<PredictedCube, cube_count> cubes;
+};
+NETSER_STRUCT(PredictedFrame, cubes)
+
 bool load(const char* path, std::vector<Frame>& frames) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return false;
@@ -100,6 +131,17 @@ bool load(const char* path, std::vector<Frame>& frames) {
         }
     }
     return true;
+}
+
+PredictedFrame predicted_form(const Frame& f) {
+    PredictedFrame p;
+    for (std::size_t i = 0; i < cube_count; ++i) {
+        const Cube& c = f.cubes[i];
+        p.cubes[i] = {{c.orientation.largest, c.orientation.a, c.orientation.b, c.orientation.c},
+                      {c.position.x, c.position.y, c.position.z},
+                      c.interacting};
+    }
+    return p;
 }
 
 } // namespace recording
@@ -201,6 +243,32 @@ void fit(const std::vector<Frame>& frames) {
 
 } // namespace
 
+// The predicted stage: every frame from `baselines` + 5 on against the prediction from
+// the frames 6, 7 (and 8) earlier; bits per frame, or a negative number on a mismatch.
+double predicted_bits_per_frame(const std::vector<Frame>& frames, std::size_t baselines) {
+    std::vector<recording::PredictedFrame> p;
+    p.reserve(frames.size());
+    for (const Frame& f : frames) p.push_back(recording::predicted_form(f));
+    std::vector<std::byte> buffer(netser::max_delta_bytes<recording::PredictedFrame>());
+    auto prediction = std::make_unique<recording::PredictedFrame>();
+    auto decoded = std::make_unique<recording::PredictedFrame>();
+    std::size_t bits = 0, encoded = 0;
+    const netser::prediction_spacing spacing{frames_back, baselines > 1 ? 1u : 0u, baselines > 2 ? 1u : 0u};
+    for (std::size_t n = frames_back + baselines - 1; n < p.size(); ++n) {
+        const auto* older = baselines > 1 ? &p[n - frames_back - 1] : nullptr;
+        const auto* oldest = baselines > 2 ? &p[n - frames_back - 2] : nullptr;
+        netser::predicted_baseline(*prediction, spacing, p[n - frames_back], older, oldest);
+        netser::write_stream w(buffer.data(), buffer.size());
+        if (!netser::serialize_delta(w, p[n], *prediction)) return -1;
+        bits += w.bits_processed();
+        const auto bytes = w.finish();
+        netser::read_stream r(bytes.data(), bytes.size());
+        if (!netser::serialize_delta(r, *decoded, *prediction) || decoded->cubes != p[n].cubes) return -1;
+        ++encoded;
+    }
+    return static_cast<double>(bits) / static_cast<double>(encoded);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr, "usage: %s RECORDING [--max-kbps K] [--fit]\n", argv[0]);
@@ -269,6 +337,12 @@ int main(int argc, char** argv) {
     std::printf("  (the list of changed cubes: %.1f bits a frame of the cubes member's %.1f)\n", cubes_row - elements,
                 cubes_row);
     std::printf("  decoded frames equal to the recording: %zu of %zu\n", encoded - mismatches, encoded);
+    for (std::size_t baselines = 2; baselines <= 3; ++baselines) {
+        const double b = predicted_bits_per_frame(frames, baselines);
+        if (b < 0) ++mismatches;
+        std::printf("  predicted from %zu baselines (frames 6..%zu earlier): %.1f bits a frame = %.1f kbps (%.3fx the delta)\n",
+                    baselines, frames_back + baselines - 1, b, b * snapshots_per_second / 1000.0, b / bits_per_frame);
+    }
     if (do_fit) fit(frames);
     if (mismatches != 0) return 1;
     if (max_kbps > 0 && kbps > max_kbps) {

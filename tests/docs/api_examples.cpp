@@ -591,6 +591,43 @@ TEST_CASE("api: snapshot sessions", "[api]") {
     // [api:end]
 }
 
+struct Ball {
+    float x = 0.f, z = 0.f;
+    bool held = false;
+};
+NETSER_STRUCT(Ball, (x, netser::quantize(-64.f, 64.f, 1.f / 512), netser::predict_linear),
+              (z, netser::quantize(0.f, 32.f, 1.f / 512), netser::predict_linear(3, 4)), held)
+
+TEST_CASE("api: predicted delta packets", "[api]") {
+    // [api:predicted_delta_packet]
+    netser::baseline_ring<Ball> ring(64); // the writer's: what the reader acked
+    ring.put(10, Ball{1.f, 2.f, false});
+    ring.put(11, Ball{1.5f, 2.f, false});
+    // Sent against the extrapolation of snapshots 11 and 10 to 17: x at 1.5 + 6 * 0.5 = 4.5.
+    const std::array<const netser::baseline_entry<Ball>*, 2> baselines{ring.find(11), ring.find(10)};
+    Ball prediction; // scratch: keep one per writer and reader
+    std::vector<std::byte> packet;
+    REQUIRE_FALSE(netser::write_predicted_delta_packet(packet, 17, Ball{4.5f, 2.f, true}, baselines, prediction).error);
+    CHECK(prediction.x == 4.5f);
+    // [api:end]
+
+    // [api:read_predicted_delta_packet]
+    Ball got;
+    netser::predicted_delta_header h;
+    REQUIRE_FALSE(netser::read_predicted_delta_packet(packet, got, ring, prediction, &h));
+    CHECK(h.count == 2);
+    CHECK(got.x == 4.5f);
+    CHECK(got.held);
+    // [api:end]
+
+    // [api:predicted_baseline]
+    Ball p;
+    const Ball b10{1.f, 2.f, false}, b11{1.5f, 2.f, false};
+    netser::predicted_baseline(p, netser::prediction_spacing{/*ahead=*/6, /*span=*/1}, b11, &b10);
+    CHECK(p.x == 4.5f);
+    // [api:end]
+}
+
 TEST_CASE("api: schema_hash and schema_json", "[api]") {
     // [api:schema_hash]
     constexpr std::uint32_t hash = netser::schema_hash<Player>(); // at compile time

@@ -1,0 +1,220 @@
+// Predicted delta packets (netser/predicted_delta_packet.hpp): golden bytes from the
+// independent model (tools/golden.py), round trips through a baseline_ring with one, two
+// and three baselines, and the staged refusals: a baseline the reader lacks, another
+// value under a named sequence number, baselines out of order, a forged count, and a
+// packet of another kind.
+
+#include "session_types.hpp"
+
+#include <netser/netser.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace pp {
+
+struct Track {
+    std::uint16_t x = 0, y = 0;
+    bool operator==(const Track&) const = default;
+};
+NETSER_STRUCT(Track, (x, netser::range(0, 1000), netser::predict_linear), (y, netser::range(0, 1000)))
+
+const netser::packet_options id_1234{0x12345678u};
+
+std::string hex(std::span<const std::byte> bytes) {
+    std::string out;
+    char b[4];
+    for (std::byte x : bytes) {
+        std::snprintf(b, sizeof b, out.empty() ? "%02X" : " %02X", static_cast<unsigned>(x));
+        out += b;
+    }
+    return out;
+}
+
+using entry = netser::baseline_entry<Track>;
+
+} // namespace pp
+
+using pp::Track;
+
+TEST_CASE("a predicted delta packet's golden bytes", "[session][prediction]") {
+    // tools/golden.py --delta-packets (the model's own prediction, plain encodings and
+    // CRCs). Three baselines 10 {500, 7}, 9 {490, 7}, 8 {480, 7}, sequence 16: x is
+    // predicted 500 + 6 * 10 = 560 (the step from 8 to 9 predicted 9 to 10 exactly), sent
+    // 530: a difference of -30. Header 10 00, count - 1 = 2 in 2 bits, then 10, 9, 8.
+    CHECK(netser::predicted_delta_packet_salt == netser::check_magic("netser predicted delta packet"));
+    netser::baseline_ring<Track> ring(16);
+    ring.put(8, {480, 7});
+    ring.put(9, {490, 7});
+    ring.put(10, {500, 7});
+    Track scratch;
+    std::vector<std::byte> packet;
+    const std::array<const pp::entry*, 3> three{ring.find(10), ring.find(9), ring.find(8)};
+    REQUIRE_FALSE(netser::write_predicted_delta_packet(packet, 16, Track{530, 7}, three, scratch, pp::id_1234).error);
+    CHECK(scratch == Track{560, 7});
+    CHECK(pp::hex(packet) == "72 94 79 0B 10 00 2A 00 24 00 20 00 D8 17 B1 C3 CE 0D 00 85 C6 24 47");
+
+    // Two baselines two apart: 20 over 2 steps, 6 ahead: 560 again; 561 is one step off.
+    const std::array<const pp::entry*, 2> two{ring.find(10), ring.find(8)};
+    std::array<std::byte, 64> buffer{};
+    const auto w = netser::write_predicted_delta_packet(std::span<std::byte>(buffer), 16, Track{561, 8}, two, scratch,
+                                                        pp::id_1234);
+    REQUIRE_FALSE(w.error);
+    CHECK(pp::hex(w.bytes) == "6E 56 5E AB 10 00 29 00 20 00 58 26 0E 6A DC 00 AD C6 24 47");
+
+    Track got;
+    netser::predicted_delta_header h;
+    REQUIRE_FALSE(netser::read_predicted_delta_packet(packet, got, ring, scratch, &h, pp::id_1234));
+    CHECK(got == Track{530, 7});
+    CHECK(h.sequence == 16);
+    CHECK(h.count == 3);
+    CHECK(h.baselines == std::array<std::uint16_t, 3>{10, 9, 8});
+    REQUIRE_FALSE(netser::read_predicted_delta_packet(w.bytes, got, ring, scratch, &h, pp::id_1234));
+    CHECK(got == Track{561, 8});
+}
+
+TEST_CASE("predicted delta packets round-trip a moving scene through a ring with one to three baselines",
+          "[session][prediction]") {
+    std::mt19937 rng(29);
+    netser::baseline_ring<Track> ring(64);
+    std::vector<Track> truth(40);
+    // A track moving at a steady speed, and a y that jumps now and then.
+    for (std::size_t n = 1; n < truth.size(); ++n) {
+        const int x = 100 + static_cast<int>(n) * 17;
+        truth[n] = {static_cast<std::uint16_t>(x), static_cast<std::uint16_t>(rng() % 8 == 0 ? rng() % 1001 : truth[n - 1].y)};
+        ring.put(static_cast<std::uint16_t>(n), truth[n]);
+    }
+    Track scratch, got;
+    std::size_t sizes[4] = {};
+    for (std::size_t count = 1; count <= 3; ++count) {
+        for (std::size_t n = 10; n < truth.size(); ++n) {
+            std::array<const pp::entry*, 3> named{};
+            for (std::size_t i = 0; i < count; ++i) named[i] = ring.find(static_cast<std::uint16_t>(n - 6 - i));
+            std::vector<std::byte> packet;
+            const auto sequence = static_cast<std::uint16_t>(n);
+            const auto w = netser::write_predicted_delta_packet(
+                packet, sequence, truth[n], std::span<const pp::entry* const>(named.data(), count), scratch);
+            INFO("frame " << n << ", " << count << " baselines: " << netser::to_string(w.error.code) << " at "
+                          << w.error.bit);
+            REQUIRE_FALSE(w.error);
+            sizes[count] += packet.size() - 2 * count; // less the header's sequence numbers
+            got = {};
+            REQUIRE_FALSE(netser::read_predicted_delta_packet(packet, got, ring, scratch));
+            REQUIRE(got == truth[n]);
+        }
+    }
+    INFO("bytes but the baselines' numbers, with 1, 2, 3 baselines: " << sizes[1] << " " << sizes[2] << " " << sizes[3]);
+    CHECK(sizes[2] < sizes[1]); // steady motion: x is predicted exactly
+    CHECK(sizes[3] < sizes[1]);
+}
+
+TEST_CASE("a predicted delta packet is refused untouched without its baselines or against other values",
+          "[session][prediction]") {
+    netser::baseline_ring<Track> writer(16), reader(16);
+    for (std::uint16_t s = 1; s <= 3; ++s) {
+        writer.put(s, {static_cast<std::uint16_t>(100 * s), 5});
+        reader.put(s, {static_cast<std::uint16_t>(100 * s), 5});
+    }
+    Track scratch;
+    std::vector<std::byte> packet;
+    const std::array<const pp::entry*, 2> named{writer.find(3), writer.find(1)};
+    REQUIRE_FALSE(netser::write_predicted_delta_packet(packet, 9, Track{700, 5}, named, scratch).error);
+
+    const Track untouched{1, 2};
+    Track got = untouched;
+    netser::baseline_ring<Track> lacking(16);
+    lacking.put(3, {300, 5});
+    auto e = netser::read_predicted_delta_packet(packet, got, lacking, scratch);
+    CHECK(e.code == netser::errc::missing_baseline);
+    CHECK(got == untouched);
+
+    netser::baseline_ring<Track> other(16);
+    other.put(3, {300, 5});
+    other.put(1, {101, 5}); // one code off in the older baseline
+    e = netser::read_predicted_delta_packet(packet, got, other, scratch);
+    CHECK(e.code == netser::errc::baseline_mismatch);
+    CHECK(e.bit == 32 + 16 + 2 + 2 * 16); // the fingerprint field
+    CHECK(got == untouched);
+
+    // A delta packet reader and a plain reader refuse it: another protocol id.
+    CHECK(netser::read_delta_packet(packet, got, reader).code == netser::errc::bad_crc);
+    CHECK(netser::read_packet(packet, got).code == netser::errc::bad_crc);
+    e = netser::read_predicted_delta_packet(packet, got, reader, scratch);
+    CHECK_FALSE(e);
+    CHECK(got == Track{700, 5});
+}
+
+TEST_CASE("baselines out of order or too many fail the write with invalid_value at the header",
+          "[session][prediction]") {
+    netser::baseline_ring<Track> ring(16);
+    for (std::uint16_t s = 1; s <= 5; ++s) ring.put(s, {static_cast<std::uint16_t>(s), 0});
+    Track scratch;
+    std::vector<std::byte> packet(3, std::byte{1});
+    const auto write = [&](std::initializer_list<std::uint16_t> seqs, std::uint16_t sequence = 9) {
+        std::vector<const pp::entry*> named;
+        for (auto s : seqs) named.push_back(ring.find(s));
+        return netser::write_predicted_delta_packet(packet, sequence, Track{}, named, scratch);
+    };
+    auto r = write({3, 4});
+    CHECK(r.error.code == netser::errc::invalid_value);
+    CHECK(r.error.bit == 32 + 18 + 16); // the second baseline is not older than the first
+    CHECK(packet.empty());
+    r = write({3, 3});
+    CHECK(r.error.bit == 32 + 18 + 16);
+    r = write({5, 3}, 5); // the newest baseline is not older than the packet
+    CHECK(r.error.code == netser::errc::invalid_value);
+    CHECK(r.error.bit == 32 + 18);
+    r = write({});
+    CHECK(r.error.code == netser::errc::invalid_value);
+    r = write({5, 4, 3, 2});
+    CHECK(r.error.code == netser::errc::invalid_value);
+    std::vector<const pp::entry*> with_null{ring.find(5), nullptr};
+    CHECK(netser::write_predicted_delta_packet(packet, 9, Track{}, with_null, scratch).error.code ==
+          netser::errc::invalid_value);
+    CHECK_FALSE(write({5, 2, 1}).error);
+}
+
+namespace {
+
+// A packet with the given header fields and a CRC that matches, as a forger would make
+// it: the body is one clear changed bit.
+std::vector<std::byte> forged(std::uint16_t sequence, std::uint32_t count_field, std::initializer_list<std::uint16_t> seqs) {
+    std::vector<std::byte> out;
+    const auto written = netser::detail::write_framed(out, netser::detail::predicted_protocol_id_of<Track>({}), nullptr, [&](auto& w) {
+        std::uint16_t s = sequence;
+        std::uint32_t c = count_field, f = 0;
+        bool changed = false;
+        bool ok = netser::serialize_bits(w, s, 16) && netser::serialize_bits(w, c, 2);
+        for (std::uint16_t b : seqs) ok = ok && netser::serialize_bits(w, b, 16);
+        return ok && netser::serialize_bits(w, f, 32) && netser::serialize_bool(w, changed);
+    });
+    REQUIRE_FALSE(written.error);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("a forged header with baselines out of order or a count of four is refused before any lookup",
+          "[session][prediction]") {
+    netser::baseline_ring<Track> ring(16);
+    Track scratch, got{3, 3};
+    auto e = netser::read_predicted_delta_packet(forged(9, 1, {4, 5}), got, ring, scratch);
+    CHECK(e.code == netser::errc::invalid_value);
+    CHECK(e.bit == 32 + 18 + 16);
+    e = netser::read_predicted_delta_packet(forged(9, 0, {9}), got, ring, scratch);
+    CHECK(e.code == netser::errc::invalid_value);
+    CHECK(e.bit == 32 + 18);
+    e = netser::read_predicted_delta_packet(forged(9, 3, {8, 7, 6, 5}), got, ring, scratch);
+    CHECK(e.code == netser::errc::out_of_range);
+    CHECK(e.bit == 32 + 16);
+    CHECK(got == Track{3, 3});
+    // Well formed, against baselines the ring lacks.
+    CHECK(netser::read_predicted_delta_packet(forged(9, 0, {8}), got, ring, scratch).code ==
+          netser::errc::missing_baseline);
+}
