@@ -50,6 +50,17 @@ class Writer:
         while len(self.bits) % 8:
             self.bits.append(0)
 
+    # The walk's frames: they matter to a range-coded body's contexts only (golden_types
+    # RangeWriter), not to the bits.
+    def enter(self, name):
+        pass
+
+    def element(self):
+        pass
+
+    def leave(self):
+        pass
+
     def data(self):
         out = bytearray((len(self.bits) + 7) // 8)  # unused high bits stay zero
         for i, b in enumerate(self.bits):
@@ -720,8 +731,9 @@ def track_plain(x, y):
     return w
 
 
-def track_predicted_packet(new, baselines, sequence, protocol_id=0x12345678):
-    """new against the prediction from baselines [(sequence, (x, y)), ...], newest first."""
+def track_prediction(baselines, sequence):
+    """The prediction of a Track from baselines [(sequence, (x, y)), ...], newest first: x
+    extrapolated, y the newest's."""
     m = model()
     seqs = [s for s, _ in baselines]
     values = [v for _, v in baselines]
@@ -729,16 +741,64 @@ def track_predicted_packet(new, baselines, sequence, protocol_id=0x12345678):
     xs = [v[0] for v in values] + [None, None]
     x = xs[0] if len(values) < 2 else m.predicted_code(xs[0], xs[1], xs[2], gaps[0], gaps[1], gaps[2],
                                                       max_code=1000)
-    prediction = (x, values[0][1])
-    w = Writer()  # the delta of Track new against the prediction, as ping_delta's
+    return (x, values[0][1])
+
+
+def track_delta(w, new, prediction):
+    """The delta of Track new against the prediction, as ping_delta's: the struct's changed
+    bit (in the root frame), then each member in its frame: its changed bit and, when
+    changed, its difference (each w.put one call)."""
     w.put(1 if new != prediction else 0, 1)
     if new != prediction:
-        for k in range(2):
+        for k, name in enumerate(("x", "y")):
+            w.enter(name)
             w.put(1 if new[k] != prediction[k] else 0, 1)
             if new[k] != prediction[k]:
                 w_difference(w, new[k], prediction[k], 1000)
-    fingerprints = [m.baseline_fingerprint(track_plain(*v)) for v in values]
-    return " ".join(f"{b:02X}" for b in m.predicted_delta_packet(sequence, seqs, fingerprints, w, protocol_id))
+            w.leave()
+    return w
+
+
+def track_predicted_packet(new, baselines, sequence, protocol_id=0x12345678):
+    """new against the prediction from baselines [(sequence, (x, y)), ...], newest first."""
+    m = model()
+    w = track_delta(Writer(), new, track_prediction(baselines, sequence))
+    fingerprints = [m.baseline_fingerprint(track_plain(*v)) for _, v in baselines]
+    return " ".join(f"{b:02X}" for b in m.predicted_delta_packet(sequence, [s for s, _ in baselines], fingerprints, w,
+                                                                  protocol_id))
+
+
+def track_range_packet(new, baselines, sequence, prior=None, protocol_id=0x12345678):
+    """The same, range-coded (docs/wire_format.md "Range-coded packets"): the library
+    default prior (every model at p0 = 1/2, count 0), or prior {slot: [32 raw models]}."""
+    m = model()
+    w = track_delta(m.RangeWriter(prior), new, track_prediction(baselines, sequence))
+    fingerprints = [m.baseline_fingerprint(track_plain(*v)) for _, v in baselines]
+    return " ".join(f"{b:02X}" for b in m.range_coded_predicted_packet(sequence, [s for s, _ in baselines],
+                                                                        fingerprints, w, protocol_id))
+
+
+def track_range_slots(new, baselines, sequence):
+    """The context slots of the calls of track_range_packet's body, in order."""
+    w = track_delta(model().RangeWriter(), new, track_prediction(baselines, sequence))
+    return [slot for _, _, _, slot in w.trace]
+
+
+# A trained prior for the golden vector: models that expect what the Track packet sends
+# (the slots of its calls, from track_range_slots, are spelled in the C++ test, so a slot
+# computed otherwise there finds no entry and codes other bytes).
+TRACK_THREE = [(10, (500, 7)), (9, (490, 7)), (8, (480, 7))]
+
+
+def track_trained_prior():
+    slots = track_range_slots((530, 7), TRACK_THREE, 16)
+    prior = {}
+    for k, slot in enumerate(dict.fromkeys(slots)):
+        # Entry k: model m starts at p0 = 1000 + 1000 k + 100 m (in 1/32768), count k + m
+        # clamped to 31: distinct for every slot and model, so a model taken from the
+        # wrong place changes the bytes.
+        prior[slot] = [(1000 + 1000 * k + 100 * j) | min(k + j, 31) << 16 for j in range(32)]
+    return prior
 
 
 # (name, what is written, the packet's hex, quoted in docs/wire_format.md)
@@ -753,6 +813,12 @@ DELTA_PACKET_VECTORS = [
     ("predicted_packet_two", "Track{561, 8}, sequence 16, against baselines 10 {500, 7}, 8 {480, 7}: "
      "x predicted 560, protocol id 0x12345678",
      lambda: track_predicted_packet((561, 8), [(10, (500, 7)), (8, (480, 7))], 16), False),
+    ("range_packet_track", "predicted_packet_track range-coded, library default prior (protocol id 0x12345678 ^ "
+     "the predicted salt ^ the range salt)", lambda: track_range_packet((530, 7), TRACK_THREE, 16), False),
+    ("range_packet_two", "predicted_packet_two range-coded, library default prior",
+     lambda: track_range_packet((561, 8), [(10, (500, 7)), (8, (480, 7))], 16), False),
+    ("range_packet_trained", "predicted_packet_track range-coded with track_trained_prior()",
+     lambda: track_range_packet((530, 7), TRACK_THREE, 16, track_trained_prior()), False),
 ]
 
 
@@ -1053,6 +1119,7 @@ TESTED_IN = [
     (r"delta_packet_initial$", "packet/delta_packet_test.cpp",
      "a delta packet against the initial baseline: golden bytes"),
     (r"predicted_packet_", "session/predicted_packet_test.cpp", "a predicted delta packet's golden bytes"),
+    (r"range_packet_", "session/predicted_packet_test.cpp", "a range-coded predicted delta packet's golden bytes"),
     (r"delta_array_", "delta/delta_golden_test.cpp",
      "an array sends a changed bit per element or the indices of the changed ones, whichever is smaller"),
     (r"delta_smallest_three_to_rest$", "delta/quaternion_delta_test.cpp",

@@ -134,6 +134,98 @@ def predicted_delta_packet(sequence, baselines, fingerprints, delta_writer, prot
     return packet(w, protocol_id ^ PREDICTED_DELTA_PACKET_SALT)
 
 
+# --- range-coded bodies (docs/wire_format.md "Range-coded packets", "Contexts", "Range
+# coder"): the coder itself is tools/range_coder_reference.py's, the contexts are here.
+
+RANGE_CODED_PACKET_SALT = check_magic("netser range-coded packet")
+RANGE_ROOT_KEY = 0x811C9DC5
+
+
+def range_mix(a, b):
+    x = ((a ^ b) * 0x9E3779B1) & 0xFFFFFFFF
+    return x ^ (x >> 15)
+
+
+class RangeWriter:
+    """A body's calls coded through the models of their contexts. put(v, n) is one call
+    (n = 0: nothing); enter(name) / element() / leave() are the walk's frames; align() only
+    moves the logical position. prior: {slot: [32 raw models]} (missing slots: p0 = 1/2)."""
+
+    def __init__(self, prior=None):
+        import range_coder_reference as rc
+        self.rc = rc
+        self.coder = rc.RangeEncoder()
+        self.prior = prior or {}
+        self.slots = {}  # slot -> its 32 models, this packet's
+        self.frames = [[RANGE_ROOT_KEY, 0, 16, 0, 0, 0]]  # key, place, history, calls, last, last_bit
+        self.bits = 0
+        self.trace = []  # (depth, n, v, slot)
+
+    def enter(self, name):
+        self._enter(fnv1a32(name.encode()))
+
+    def element(self):
+        self._enter(fnv1a32(b"[]"))
+
+    def _enter(self, h):
+        parent = self.frames[-1]
+        assert len(self.frames) < 64
+        self.frames.append([range_mix(parent[0], h), 0, 16 | parent[4], 0, 0, 0])
+
+    def leave(self):
+        child = self.frames.pop()
+        f = self.frames[-1]
+        f[1] = 16
+        f[4] = min(child[3], 7) * 2 + child[5]
+        f[2] = 16 | f[4]
+        f[3] += child[3]
+
+    def put(self, v, n):
+        assert 0 <= n <= 64 and 0 <= v < (1 << n) if n else v == 0
+        if n == 0:
+            return
+        f = self.frames[-1]
+        shape = min(n, 63) << 16 | (f[2] & 0xFF) << 5 | f[1]
+        slot = range_mix(f[0], shape) >> 20
+        f[1] = min(f[1] + 1, 31)
+        if slot not in self.slots:
+            raws = self.prior.get(slot, [0x4000] * 32)
+            self.slots[slot] = [self.rc.BitProbability(raw) for raw in raws]
+        models = self.slots[slot]
+        node = 1
+        for i in range(n):
+            bit = (v >> (n - 1 - i)) & 1
+            self.coder.encode(models[node if i < 4 else 16 + min(i - 4, 15)], bit)
+            node = node * 2 + bit
+        f[2] = (f[2] * 2 + (v if n == 1 else 0)) & 0xFFFFFFFF
+        f[5] = v if n == 1 else 1
+        f[3] += 1
+        self.bits += n
+        self.trace.append((len(self.frames) - 1, n, v, slot))
+
+    def align(self):
+        self.bits += -self.bits % 8
+
+    def data(self):
+        return self.coder.finish()
+
+
+def range_coded_predicted_packet(sequence, baselines, fingerprints, body, protocol_id):
+    """A predicted delta packet with a range-coded body: the CRC over protocol_id ^ the
+    predicted salt ^ the range salt, the header bit-packed as predicted_delta_packet's, zero
+    bits to the byte, then the coder's bytes for body (a RangeWriter), to the end."""
+    w = Writer()
+    w.put(sequence, 16)
+    w.put(len(baselines) - 1, 2)
+    for b in baselines:
+        w.put(b, 16)
+    w.put(crc32(b"".join(f.to_bytes(4, "little") for f in fingerprints)), 32)
+    w.align()
+    rest = w.data() + body.data()
+    crc = crc32(rest, crc32((protocol_id ^ PREDICTED_DELTA_PACKET_SALT ^ RANGE_CODED_PACKET_SALT).to_bytes(4, "little")))
+    return crc.to_bytes(4, "little") + rest
+
+
 # --- types, as the tests declare them ---------------------------------------------
 
 

@@ -442,17 +442,26 @@ bool in_user_code(const S& s) noexcept {
 /// charged to the allocation budget.
 inline constexpr std::size_t paid_bytes_per_bit = 128;
 
+/// Whether a stream's bits pay for the elements they hold (see charge_allocation).
+template <class S>
+constexpr bool bits_pay_for_elements() noexcept {
+    if constexpr (requires { S::bits_pay_for_elements; }) return S::bits_pay_for_elements;
+    else return true;
+}
+
 /// Charges a reader's allocation budget (read_stream::charge_allocation) for `count`
 /// elements of `bytes` bytes that take at least `min_bits` bits each, before they are
 /// allocated, unless their bits pay for them (paid_bytes_per_bit); past the budget, fails
-/// with too_large at bit `at`. A stream without a budget (writers, measurers) pays nothing.
+/// with too_large at bit `at`. A stream without a budget (writers, measurers) pays nothing;
+/// one whose bits pay for nothing (S::bits_pay_for_elements false: a range-coded stream,
+/// where a byte can hold thousands of likely bits) is charged for every element.
 template <stream S>
 NETSER_INLINE bool charge_allocation(S& s, std::size_t count, std::size_t bytes, std::size_t min_bits,
                                      std::size_t at) noexcept {
     if constexpr (requires {
                       { s.charge_allocation(count, bytes) } -> std::same_as<bool>;
                   }) {
-        if (bytes > paid_bytes_per_bit * min_bits && !s.charge_allocation(count, bytes)) [[unlikely]]
+        if ((!bits_pay_for_elements<S>() || bytes > paid_bytes_per_bit * min_bits) && !s.charge_allocation(count, bytes)) [[unlikely]]
             return s.fail(errc::too_large, at);
     }
     return true;

@@ -25,6 +25,8 @@
 
 namespace netser {
 
+class range_prior;
+
 /// The magic of the end-of-packet check: check_magic("netser end of packet").
 inline constexpr std::uint32_t end_of_packet_magic = check_magic("netser end of packet");
 
@@ -46,6 +48,11 @@ struct packet_options {
     /// A reader's allocation budget in bytes (read_stream::set_max_allocation);
     /// read_stream::default_max_allocation(packet size) when not set.
     std::optional<std::size_t> max_allocation = std::nullopt;
+    /// Predicted delta packets only: range-code the body with this prior (the
+    /// entropy-coded stage; &default_range_prior() for the library default). Null: the
+    /// body is bit-packed. Both sides must agree; the protocol id differs, so a packet of
+    /// the other coding fails the CRC.
+    const range_prior* range = nullptr;
 };
 
 struct [[nodiscard]] packet_write_result {

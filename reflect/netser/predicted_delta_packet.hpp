@@ -4,6 +4,7 @@
 #include <netser/delta_packet.hpp>
 #include <netser/detail/endian.hpp>
 #include <netser/prediction.hpp>
+#include <netser/range_stream.hpp>
 #include <netser/sequence.hpp>
 
 #include <boost/crc.hpp>
@@ -11,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -26,13 +28,17 @@
 // bytes each, in the packet's order: a reader holding another value under any of the
 // sequence numbers refuses the packet with baseline_mismatch before it decodes a
 // member. Each baseline must be older than the one before it and the newest older than
-// the packet (less than 32768 apart): otherwise invalid_value at that sequence number.
+// the packet (less than 32768 apart; the initial baseline, 0, is older than every
+// snapshot and comes last): otherwise invalid_value at that sequence number. A packet is
+// never numbered 0 (invalid_value at its sequence number).
 // The CRC is over the protocol id of T XOR predicted_delta_packet_salt.
 
 namespace netser {
 
 /// Folded into the protocol id of predicted delta packets.
 inline constexpr std::uint32_t predicted_delta_packet_salt = check_magic("netser predicted delta packet");
+/// Folded in as well when the body is range-coded (packet_options::range).
+inline constexpr std::uint32_t range_coded_packet_salt = check_magic("netser range-coded packet");
 
 /// The most baselines one predicted delta packet names.
 inline constexpr std::size_t max_predicted_baselines = 3;
@@ -54,7 +60,29 @@ namespace detail {
 
 template <class T>
 std::uint32_t predicted_protocol_id_of(const packet_options& options) noexcept {
-    return protocol_id_of<T>(options) ^ predicted_delta_packet_salt;
+    return protocol_id_of<T>(options) ^ predicted_delta_packet_salt ^
+           (options.range != nullptr ? range_coded_packet_salt : 0u);
+}
+
+// A range-coded packet: [CRC][header, bit-packed, zero bits to the byte][the range
+// coder's bytes to the end]. Its end check is the coder's: the bytes end exactly where
+// the encoder's flush for the values decoded ends (range_read_stream::ended_cleanly).
+template <class Header, class Body>
+packet_write_result write_range_framed(std::span<std::byte> buffer, std::uint32_t protocol_id,
+                                       const packet_options& options, Header&& header, Body&& body) {
+    write_stream w(buffer);
+    w.set_context(options.context);
+    std::uint32_t crc_placeholder = 0;
+    if (!serialize_bits(w, crc_placeholder, 32) || !header(w) || !w.align()) return {{}, w.error()};
+    const std::size_t header_bytes = w.finish().size();
+    range_write_stream r(buffer.subspan(header_bytes), *options.range);
+    r.set_context(options.context);
+    if (!body(r)) return {{}, r.error()};
+    const std::span<const std::byte> coded = r.finish();
+    if (!r.ok()) return {{}, r.error()};
+    const std::span<std::byte> bytes = buffer.first(header_bytes + coded.size());
+    store_le32(bytes.data(), packet_crc(protocol_id, bytes.subspan(4)));
+    return {bytes, {}};
 }
 
 // The packet's fingerprint of its baselines' fingerprints.
@@ -69,17 +97,21 @@ inline std::uint32_t combined_fingerprint(std::span<const std::uint32_t> fingerp
 }
 
 // The spacing of the header's baselines, or the index of the first sequence number out
-// of order (0: the newest baseline against the packet).
+// of order (0: the newest baseline against the packet). The initial baseline
+// (initial_sequence) is older than every snapshot, so it may follow any number, and
+// nothing may follow it.
 inline bool spacing_of(const predicted_delta_header& h, prediction_spacing& out, std::size_t& bad) noexcept {
     std::uint16_t newer = h.sequence;
     std::uint32_t gaps[max_predicted_baselines] = {};
     for (std::size_t i = 0; i < h.count; ++i) {
-        if (!sequence_newer(newer, h.baselines[i])) {
+        const std::uint16_t b = h.baselines[i];
+        const bool after_initial = i > 0 && newer == initial_sequence;
+        if (after_initial || (b != initial_sequence && !sequence_newer(newer, b))) {
             bad = i;
             return false;
         }
-        gaps[i] = sequence_distance(newer, h.baselines[i]);
-        newer = h.baselines[i];
+        gaps[i] = sequence_distance(newer, b);
+        newer = b;
     }
     out = {gaps[0], gaps[1], gaps[2]};
     return true;
@@ -123,6 +155,7 @@ packet_write_result write_predicted(Buffer& buffer, std::uint16_t sequence, cons
         if constexpr (std::is_same_v<Buffer, std::vector<std::byte>>) buffer.clear();
         return packet_write_result{{}, failure_at(errc::invalid_value, 32 + bit)};
     };
+    if (sequence == initial_sequence) return fail(0); // the initial baseline's number, never a snapshot's
     if (baselines.empty() || baselines.size() > max_predicted_baselines) return fail(16);
     h.count = static_cast<std::uint8_t>(baselines.size());
     std::uint32_t fingerprints[max_predicted_baselines] = {};
@@ -138,6 +171,18 @@ packet_write_result write_predicted(Buffer& buffer, std::uint16_t sequence, cons
     predict_from(scratch, spacing, values, h.count);
     std::uint32_t f = combined_fingerprint({fingerprints, h.count});
     const auto payload = [&](auto& w) { return serialize_predicted_header(w, h, f) && serialize_delta(w, msg, scratch); };
+    if (options.range != nullptr) {
+        const auto header = [&](write_stream& w) { return serialize_predicted_header(w, h, f); };
+        const auto body = [&](range_write_stream& r) { return serialize_delta(r, msg, scratch); };
+        if constexpr (std::is_same_v<Buffer, std::vector<std::byte>>) {
+            buffer.resize(max_predicted_delta_packet_bytes<T>() + 16); // the coder's worst case is a few bytes above
+            const packet_write_result r = write_range_framed(buffer, predicted_protocol_id_of<T>(options), options, header, body);
+            buffer.resize(r.bytes.size());
+            return {std::span<const std::byte>(buffer), r.error};
+        } else {
+            return write_range_framed(buffer, predicted_protocol_id_of<T>(options), options, header, body);
+        }
+    }
     if constexpr (std::is_same_v<Buffer, std::vector<std::byte>>) {
         return write_framed(buffer, predicted_protocol_id_of<T>(options), options.context, payload);
     } else {
@@ -177,12 +222,15 @@ template <class T>
 class predicted_delta_packet_reader {
 public:
     explicit predicted_delta_packet_reader(std::span<const std::byte> packet, packet_options options = {}) noexcept
-        : packet_(packet), stream_(packet) {
+        : packet_(packet), stream_(packet), range_(options.range), context_(options.context),
+          max_allocation_(options.max_allocation) {
         if (!detail::open_framed(stream_, packet, detail::predicted_protocol_id_of<T>(options), options) ||
             !detail::serialize_predicted_header(stream_, header_, fingerprint_))
             return;
+        if (range_ != nullptr && !stream_.align()) return; // a range-coded body starts at a byte
         std::size_t bad = 0;
-        if (!detail::spacing_of(header_, spacing_, bad))
+        if (header_.sequence == initial_sequence) stream_.fail(errc::invalid_value, 32);
+        else if (!detail::spacing_of(header_, spacing_, bad))
             stream_.fail(errc::invalid_value, 32 + detail::predicted_baseline_bit(bad));
     }
 
@@ -209,6 +257,7 @@ public:
         if (detail::combined_fingerprint({fingerprints, header_.count}) != fingerprint_)
             return fail(errc::baseline_mismatch, 32 + detail::predicted_baseline_bit(header_.count));
         detail::predict_from(scratch, spacing_, values, header_.count);
+        if (range_ != nullptr) return read_range_coded(msg, scratch);
         if (!serialize_delta(stream_, msg, scratch)) return stream_.error();
         return detail::close_framed(stream_, packet_);
     }
@@ -219,8 +268,26 @@ private:
         return stream_.error();
     }
 
+    // The body's errors are reported at packet bits: the header's, then the body's
+    // logical bits (those of the bit-packed body).
+    netser::error read_range_coded(T& msg, const T& prediction) {
+        const std::size_t header_bits = stream_.bits_processed();
+        range_read_stream r(packet_.subspan(header_bits / 8), *range_);
+        r.set_context(context_);
+        if (max_allocation_) r.set_max_allocation(*max_allocation_);
+        bool ok = serialize_delta(r, msg, prediction);
+        if (ok && !r.ended_cleanly()) ok = r.fail(errc::check_failed, r.bits_processed());
+        if (ok) return {};
+        netser::error e = r.error();
+        e.bit += header_bits;
+        return e;
+    }
+
     std::span<const std::byte> packet_;
     read_stream stream_;
+    const range_prior* range_ = nullptr;
+    void* context_ = nullptr;
+    std::optional<std::size_t> max_allocation_;
     predicted_delta_header header_;
     std::uint32_t fingerprint_ = 0;
     prediction_spacing spacing_;

@@ -3,7 +3,10 @@
 // How many cubes change between a snapshot and the one `distance` frames earlier,
 // judged on what is sent (DeltaCube's encoded bits): the measure of how much work a
 // delta encoder has. Fed every frame of a run in order; the first frame fed is the
-// baseline of the first comparison, so feed the initial state first.
+// baseline of the first comparison, so feed the initial state first. Also how hard the
+// changes are: the share of changed positions whose z code changes (something moved
+// vertically), and the share of changed orientations whose smallest-three largest
+// component changes (a tumble, not a nudge).
 
 #include "delta_types.hpp"
 
@@ -35,6 +38,18 @@ public:
     std::size_t max() const noexcept { return max_; }
     std::size_t distance() const noexcept { return distance_; }
 
+    /// Over every comparison: cubes whose position code changed, and of them those whose
+    /// z code changed.
+    std::size_t position_changes() const noexcept { return position_changes_; }
+    std::size_t z_changes() const noexcept { return z_changes_; }
+    /// Over every comparison: cubes whose orientation code changed, and of them those
+    /// whose largest component (smallest-three's index) changed.
+    std::size_t rotation_changes() const noexcept { return rotation_changes_; }
+    std::size_t largest_switches() const noexcept { return largest_switches_; }
+    /// z_changes / position_changes, largest_switches / rotation_changes (0 when none).
+    double z_share() const noexcept;
+    double largest_switch_share() const noexcept;
+
 private:
     using code = std::array<std::byte, netser::max_bytes<DeltaCube>()>;
 
@@ -46,6 +61,10 @@ private:
     std::size_t last_ = 0;
     std::size_t min_ = std::numeric_limits<std::size_t>::max();
     std::size_t max_ = 0;
+    std::size_t position_changes_ = 0;
+    std::size_t z_changes_ = 0;
+    std::size_t rotation_changes_ = 0;
+    std::size_t largest_switches_ = 0;
 };
 
 } // namespace snapshot

@@ -1,36 +1,40 @@
 #pragma once
 
-// The server's world, after the scene of Glenn Fiedler's "Snapshot Compression": 900
-// cubes of 1 m asleep on a 30 x 30 grid and a player cube of 3 m (cube 0) that drives
-// through them for the whole run and knocks them about. The player's script: charge
-// into the grid, then again and again head for a cube at rest in a crowded spot, picked
-// at random, at a constant speed and a bounded turn rate, rolling as it goes.
+// The server's world, after the scene of Glenn Fiedler's "Networked Physics" and
+// "Snapshot Compression" articles, on the Open Dynamics Engine as his was: 900 cubes of
+// 1 m asleep on a 30 x 30 grid and a player cube of 3 m (cube 0). The player is driven by
+// a force and a torque, so it rolls and tumbles; it knocks cubes about, and in its
+// gathering spells (the first starts at once) it pulls the cubes near it towards itself
+// and drags them along (katamari): they pile onto it and the ball rolls with it, and at
+// the end of a spell it hops and throws them off. Cubes touched by moving cubes wake in
+// turn (ODE's islands), so interaction fans out from cube to cube; cubes at rest fall
+// asleep again (ODE's auto-disable).
 //
-// A small deterministic physics: gravity, a ground plane, bodies pushed apart with
-// impulses weighted by mass (cubes meet as spheres, the player as an upright cylinder),
-// friction (a cube on the ground slides more than it rolls), hits that push cubes
-// along and tip them a little, angular velocity integrated into the orientation, sleep for cubes at rest, and a uniform grid as broad phase. No libm
-// transcendental functions, no threads: the same states bit for bit on every IEEE
-// host, for a given seed.
+// The seed drives the player (its targets, its spells, ODE's own random source); the
+// layout of the cubes is the same for every seed, so every seed starts from the same
+// initial state. The same seed on the same build gives the same states bit for bit.
+// Every networked value stays inside the bounds of snapshot_types.hpp: walls at +-60 m,
+// speeds at most 15 m/s per axis, heights under 30 m.
 
 #include "snapshot_types.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <vector>
 
 namespace snapshot {
 
+/// A body's state as of the last step, copied out of the engine.
 struct Body {
     vec3 position;
     vec3 linear_velocity;
     vec3 angular_velocity;
     quat orientation;
-    float radius = 0.5f; ///< half the cube's width: how far it reaches in a collision
-    float inverse_mass = 1.f;
-    bool awake = false;
-    int still_ticks = 0; ///< consecutive slow substeps; the body sleeps after enough
+    float radius = 0.5f;      ///< half the cube's width
+    float inverse_mass = 1.f; ///< a cube of 1 m weighs 1
+    bool awake = false;       ///< enabled in ODE: moving, or touched by something that moves
 };
 
 class CubeWorld {
@@ -39,6 +43,9 @@ public:
     static constexpr std::size_t player = 0; ///< the index of the player cube
 
     explicit CubeWorld(std::uint32_t seed = default_seed);
+    ~CubeWorld();
+    CubeWorld(const CubeWorld&) = delete;
+    CubeWorld& operator=(const CubeWorld&) = delete;
 
     /// Advances the world by one snapshot interval (1/60 s).
     void step();
@@ -51,36 +58,33 @@ public:
     std::size_t ever_moved() const noexcept;
     /// FNV-1a over the bits of every body's state: equal runs give equal hashes.
     std::uint32_t state_hash() const noexcept;
+    /// Whether the player is pulling cubes towards itself now.
+    bool gathering() const noexcept { return gathering_; }
 
     /// The networked state of cube i (velocity exactly zero while asleep).
     CubeState state(std::size_t i) const noexcept;
 
 private:
-    void substep(float h);
+    struct engine; // the ODE world, its bodies and geoms (cube_world.cpp)
+
     void drive_player();
+    void pull_towards_player();
+    void keep_in_bounds();
+    void read_back();
     std::size_t choose_target();
     std::size_t crowd(std::size_t i) const noexcept;
-    void sort_into_cells();
-    void collide_all();
-    void collide(std::size_t i, std::size_t j);
-    void wake(std::size_t i) noexcept;
 
+    std::unique_ptr<engine> ode_;
     std::vector<Body> bodies_;
     std::vector<bool> ever_awake_;
     std::size_t ticks_ = 0;
 
     // The player's driver.
-    std::mt19937 chooser_;                    ///< its choices of targets
-    std::size_t target_ = 0;                  ///< the cube it heads for; 0 (itself) until chosen
-    int chase_ticks_ = 0;                     ///< substeps spent on this target
-    float heading_x_ = 1.f, heading_y_ = 0.f; ///< unit direction of travel: east at the start
-
-    // Broad phase: bodies sorted by cell of a uniform grid (a counting sort, so each
-    // cell lists its bodies by index), rebuilt every substep.
-    std::vector<std::uint32_t> cell_start_; ///< where cell c starts in cell_bodies_; then the end
-    std::vector<std::uint32_t> cell_fill_;  ///< scratch of the sort
-    std::vector<std::uint32_t> cell_bodies_;
-    std::vector<std::uint32_t> body_cell_;
+    std::mt19937 chooser_;     ///< its choices: targets, spells
+    std::size_t target_ = 0;   ///< the cube it heads for; 0 (itself) until chosen
+    int chase_ticks_ = 0;      ///< ticks spent on this target
+    bool gathering_ = false;   ///< pulling cubes in (katamari)
+    int spell_ticks_ = 0;      ///< ticks left in the current spell (gathering or not)
 };
 
 } // namespace snapshot

@@ -3,6 +3,7 @@
 // The three threads of the demo (server, client, hostile sender), what they share
 // and what each reports at the end.
 
+#include "cube_world.hpp"
 #include "delta_types.hpp"
 #include "net.hpp"
 #include "snapshot_types.hpp"
@@ -31,6 +32,7 @@ struct options {
     std::string pcap_path;       ///< --pcap: what the client's port saw and sent
     std::string schema_path;     ///< --schema: schema_json of DeltaSnapshot and netser::ack_message
     std::size_t budget = packet_budget; ///< --budget: bytes per delta packet
+    std::uint32_t seed = CubeWorld::default_seed; ///< --seed: the player's path
 
     std::size_t snapshots() const noexcept;
 };
@@ -132,6 +134,8 @@ struct server_report {
     double changed_mean = 0;
     std::size_t changed_min = 0;
     std::size_t changed_max = 0;
+    double z_share = 0;              ///< of the changed positions, those whose z code changed
+    double largest_switch_share = 0; ///< of the changed orientations, those whose largest component changed
     double step_mean_ms = 0; ///< CubeWorld::step, wall clock
     double step_max_ms = 0;
 };
@@ -189,8 +193,8 @@ struct hostile_report {
     std::size_t total() const noexcept;
 };
 
-/// The initial state as the client holds it (the scene is deterministic): the baseline
-/// named by sequence 0.
+/// The initial state as the client holds it (the scene is deterministic, and starts the
+/// same for every seed): the baseline named by sequence 0.
 DeltaSnapshot initial_snapshot();
 
 /// Simulates, sends each snapshot as one budgeted delta packet against the newest

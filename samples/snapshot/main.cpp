@@ -13,14 +13,15 @@
 // decoded bit for bit, no packet went over the budget and every hostile packet was
 // rejected.
 //
-//   snapshot [--seconds S] [--loss P] [--latency MS] [--budget BYTES] [--record FILE]
-//            [--pcap FILE] [--schema FILE] [--svg PATH] [--verbose]
+//   snapshot [--seconds S] [--seed N] [--loss P] [--latency MS] [--budget BYTES]
+//            [--record FILE] [--pcap FILE] [--schema FILE] [--svg PATH] [--verbose]
 
 #include "demo.hpp"
 
 #include <netser/acks.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,9 +35,10 @@ namespace snapshot {
 namespace {
 
 void usage() {
-    std::printf("usage: snapshot [--seconds S] [--loss P] [--latency MS] [--budget BYTES] [--record FILE]\n"
-                "                [--pcap FILE] [--schema FILE] [--svg PATH] [--verbose]\n"
+    std::printf("usage: snapshot [--seconds S] [--seed N] [--loss P] [--latency MS] [--budget BYTES]\n"
+                "                [--record FILE] [--pcap FILE] [--schema FILE] [--svg PATH] [--verbose]\n"
                 "  --seconds S    run time in seconds, fractions allowed (default 5)\n"
+                "  --seed N       the player's path (default %u): the same seed gives the same run\n"
                 "  --loss P       drop P%% of the datagrams, both ways (default 0, at most 50)\n"
                 "  --latency MS   delay every datagram MS milliseconds, both ways (default 0, at most 1000)\n"
                 "  --budget BYTES bytes per delta packet (default and at most 1200, at least 64): a smaller\n"
@@ -47,7 +49,8 @@ void usage() {
                 "  --schema FILE  write netser::schema_json of the delta snapshot (and FILE.ack.json of\n"
                 "                 netser::ack_message)\n"
                 "  --svg PATH     where to write the bit budget chart (default snapshot_budget.svg)\n"
-                "  --verbose      print cubes of one rebuilt snapshot with netser::to_string\n");
+                "  --verbose      print cubes of one rebuilt snapshot with netser::to_string\n",
+                static_cast<unsigned>(CubeWorld::default_seed));
 }
 
 // A number in [low, high] from argv, or a message and false.
@@ -67,6 +70,14 @@ bool parse(int argc, char** argv, options& opt) {
         const bool has_value = i + 1 < argc;
         if (arg == "--seconds" && has_value) {
             if (!parse_number(argv[++i], "--seconds", 0.01, 3600.0, opt.seconds)) return false;
+        } else if (arg == "--seed" && has_value) {
+            double seed = 0;
+            if (!parse_number(argv[++i], "--seed", 0.0, 4294967295.0, seed)) return false;
+            if (seed != std::floor(seed)) {
+                std::fprintf(stderr, "snapshot: --seed needs a whole number\n");
+                return false;
+            }
+            opt.seed = static_cast<std::uint32_t>(seed);
         } else if (arg == "--loss" && has_value) {
             if (!parse_number(argv[++i], "--loss", 0.0, 50.0, opt.loss_percent)) return false;
         } else if (arg == "--latency" && has_value) {
@@ -192,8 +203,8 @@ int run(const options& opt) {
     const net::udp::endpoint server = server_socket.local_endpoint();
     const net::udp::endpoint client = client_socket.local_endpoint();
 
-    std::printf("netser snapshot demo: %zu cubes, %zu snapshots a second for %g s, UDP on 127.0.0.1\n", cube_count,
-                snapshots_per_second, opt.seconds);
+    std::printf("netser snapshot demo: %zu cubes, %zu snapshots a second for %g s, seed %u, UDP on 127.0.0.1\n",
+                cube_count, snapshots_per_second, opt.seconds, static_cast<unsigned>(opt.seed));
     std::printf("  server %s -> client %s <- hostile sender %s\n", net::to_string(server).c_str(),
                 net::to_string(client).c_str(), net::to_string(hostile_socket.local_endpoint()).c_str());
     std::printf("  link: %g%% loss and %u ms latency each way; delta packets of at most %zu bytes\n", opt.loss_percent,
@@ -241,9 +252,12 @@ int run(const options& opt) {
                 "state hash %08x\n",
                 server_result.snapshots, server_result.ever_moved, server_result.peak_moving,
                 server_result.moving_at_end, server_result.state_hash);
-    std::printf("  cubes differing from %zu frames earlier: mean %.1f (min %zu, max %zu) over %zu snapshots\n",
+    std::printf("  cubes differing from %zu frames earlier: mean %.1f (min %zu, max %zu) over %zu snapshots; "
+                "z changed in %.1f%% of the changed positions, the largest component in %.1f%% of the changed "
+                "orientations\n",
                 server_result.change_distance, server_result.changed_mean, server_result.changed_min,
-                server_result.changed_max, server_result.change_frames);
+                server_result.changed_max, server_result.change_frames, 100.0 * server_result.z_share,
+                100.0 * server_result.largest_switch_share);
     std::printf("  physics step: mean %.3f ms, max %.3f ms\n", server_result.step_mean_ms, server_result.step_max_ms);
     std::printf("real packets: %zu sent, %zu dropped by --loss, %zu received, %zu accepted, %zu rejected, "
                 "%zu naming a baseline no longer held, %zu over budget\n",

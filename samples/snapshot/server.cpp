@@ -213,7 +213,7 @@ DeltaSnapshot quantized_snapshot(const std::vector<CubeState>& cubes) {
 } // namespace
 
 DeltaSnapshot initial_snapshot() {
-    CubeWorld world;
+    const CubeWorld world; // every seed starts from this state
     std::vector<CubeState> cubes(cube_count);
     for (std::size_t i = 0; i < cube_count; ++i) cubes[i] = world.state(i);
     return quantized_snapshot(cubes);
@@ -226,7 +226,7 @@ void run_server(const options& opt, net::udp::socket& socket, const net::udp::en
     report.stages[2].name = "3 + velocity only while moving";
     report.stages[3].name = "4 delta vs acked, no velocity (sent)";
 
-    CubeWorld world;
+    CubeWorld world(opt.seed);
     std::vector<CubeState> cubes(cube_count);
     const auto take_states = [&] {
         for (std::size_t i = 0; i < cube_count; ++i) cubes[i] = world.state(i);
@@ -347,6 +347,8 @@ void run_server(const options& opt, net::udp::socket& socket, const net::udp::en
     report.changed_mean = changes.mean();
     report.changed_min = changes.min();
     report.changed_max = changes.max();
+    report.z_share = changes.z_share();
+    report.largest_switch_share = changes.largest_switch_share();
     report.step_mean_ms = report.snapshots == 0 ? 0.0 : step_total_ms / static_cast<double>(report.snapshots);
     report.ever_moved = world.ever_moved();
     report.moving_at_end = world.moving();

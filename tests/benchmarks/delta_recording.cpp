@@ -18,6 +18,9 @@
 // numbers behind netser::default_difference_ladder).
 
 #include <netser/netser.hpp>
+#include <netser/range_stream.hpp>
+
+#include "snapshot_prior.hpp" // trained on seeds 11 to 14 (tests/benchmarks/snapshot_prior.hpp)
 
 #include <algorithm>
 #include <array>
@@ -104,6 +107,33 @@ struct PredictedFrame {
 };
 NETSER_STRUCT(PredictedFrame, cubes)
 
+// The same codes with the library's default attributes (no ladders fitted): the
+// baseline the entropy stage is measured against.
+struct DefaultOrientation {
+    std::int32_t largest = 0;
+    std::int32_t a = 0, b = 0, c = 0;
+    bool operator==(const DefaultOrientation&) const = default;
+};
+NETSER_STRUCT(DefaultOrientation, (largest, netser::range(0, 3)), (a, netser::range(0, 511)), (b, netser::range(0, 511)),
+              (c, netser::range(0, 511)))
+struct DefaultPosition {
+    std::int32_t x = 0, y = 0, z = 0;
+    bool operator==(const DefaultPosition&) const = default;
+};
+NETSER_STRUCT(DefaultPosition, (x, netser::range(-32768, 32767)), (y, netser::range(-32768, 32767)),
+              (z, netser::range(0, 16383)))
+struct DefaultCube {
+    DefaultOrientation orientation;
+    DefaultPosition position;
+    bool interacting = false;
+    bool operator==(const DefaultCube&) const = default;
+};
+NETSER_STRUCT(DefaultCube, orientation, position, interacting)
+struct DefaultFrame {
+    std::array<DefaultCube, cube_count> cubes;
+};
+NETSER_STRUCT(DefaultFrame, cubes)
+
 bool load(const char* path, std::vector<Frame>& frames) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return false;
@@ -133,13 +163,21 @@ bool load(const char* path, std::vector<Frame>& frames) {
     return true;
 }
 
-PredictedFrame predicted_form(const Frame& f) {
-    PredictedFrame p;
+// A frame in another description of the same codes.
+template <class F>
+F converted(const Frame& f) {
+    F p;
     for (std::size_t i = 0; i < cube_count; ++i) {
         const Cube& c = f.cubes[i];
-        p.cubes[i] = {{c.orientation.largest, c.orientation.a, c.orientation.b, c.orientation.c},
-                      {c.position.x, c.position.y, c.position.z},
-                      c.interacting};
+        auto& o = p.cubes[i];
+        o.orientation.largest = c.orientation.largest;
+        o.orientation.a = c.orientation.a;
+        o.orientation.b = c.orientation.b;
+        o.orientation.c = c.orientation.c;
+        o.position.x = c.position.x;
+        o.position.y = c.position.y;
+        o.position.z = c.position.z;
+        o.interacting = c.interacting;
     }
     return p;
 }
@@ -243,30 +281,125 @@ void fit(const std::vector<Frame>& frames) {
 
 } // namespace
 
-// The predicted stage: every frame from `baselines` + 5 on against the prediction from
-// the frames 6, 7 (and 8) earlier; bits per frame, or a negative number on a mismatch.
-double predicted_bits_per_frame(const std::vector<Frame>& frames, std::size_t baselines) {
-    std::vector<recording::PredictedFrame> p;
+enum class coder { bit_packed, range_coded };
+
+// What a stage costs per frame: all its bits, and split into the list of changed cubes
+// (index), positions, orientations and the rest (flags: changed bits, interacting).
+struct stage_cost {
+    double bits = -1; // negative: a frame did not decode back
+    double index = 0, position = 0, orientation = 0, flags = 0;
+};
+
+// The split of a path's bits (the path without its root: "cubes[].position.x").
+void add_to_split(stage_cost& c, std::string_view path, double bits) {
+    if (path.rfind("cubes[].position", 0) == 0) c.position += bits;
+    else if (path.rfind("cubes[].orientation", 0) == 0) c.orientation += bits;
+    else if (path.rfind("cubes[]", 0) == 0) c.flags += bits;
+    else c.index += bits;
+}
+
+// A stage: every frame from `baselines` + 5 on, against the prediction from the frames
+// 6 (7, 8) earlier (one baseline: the frame 6 earlier itself), bit-packed or
+// range-coded (models from `prior`, reset every frame); each frame decoded back and
+// compared. With `statistics`, the range coder's bits are counted per model (training).
+template <class F>
+stage_cost stage(const std::vector<Frame>& frames, std::size_t baselines, coder c,
+                 const netser::range_prior& prior = netser::default_range_prior(),
+                 netser::range_statistics* statistics = nullptr) {
+    std::vector<F> p;
     p.reserve(frames.size());
-    for (const Frame& f : frames) p.push_back(recording::predicted_form(f));
-    std::vector<std::byte> buffer(netser::max_delta_bytes<recording::PredictedFrame>());
-    auto prediction = std::make_unique<recording::PredictedFrame>();
-    auto decoded = std::make_unique<recording::PredictedFrame>();
+    for (const Frame& f : frames) p.push_back(recording::converted<F>(f));
+    std::vector<std::byte> buffer(netser::max_delta_bytes<F>() + 64);
+    auto prediction = std::make_unique<F>();
+    auto decoded = std::make_unique<F>();
     std::size_t bits = 0, encoded = 0;
+    netser::profile_stream profile;
+    netser::range_statistics own;
+    netser::range_statistics& st = statistics != nullptr ? *statistics : own;
     const netser::prediction_spacing spacing{frames_back, baselines > 1 ? 1u : 0u, baselines > 2 ? 1u : 0u};
+    stage_cost cost;
     for (std::size_t n = frames_back + baselines - 1; n < p.size(); ++n) {
-        const auto* older = baselines > 1 ? &p[n - frames_back - 1] : nullptr;
-        const auto* oldest = baselines > 2 ? &p[n - frames_back - 2] : nullptr;
+        const F* older = baselines > 1 ? &p[n - frames_back - 1] : nullptr;
+        const F* oldest = baselines > 2 ? &p[n - frames_back - 2] : nullptr;
         netser::predicted_baseline(*prediction, spacing, p[n - frames_back], older, oldest);
-        netser::write_stream w(buffer.data(), buffer.size());
-        if (!netser::serialize_delta(w, p[n], *prediction)) return -1;
-        bits += w.bits_processed();
-        const auto bytes = w.finish();
-        netser::read_stream r(bytes.data(), bytes.size());
-        if (!netser::serialize_delta(r, *decoded, *prediction) || decoded->cubes != p[n].cubes) return -1;
+        if (c == coder::bit_packed) {
+            netser::write_stream w(buffer.data(), buffer.size());
+            if (!netser::serialize_delta(w, p[n], *prediction)) return {};
+            bits += w.bits_processed();
+            const auto bytes = w.finish();
+            netser::read_stream r(bytes.data(), bytes.size());
+            if (!netser::serialize_delta(r, *decoded, *prediction) || decoded->cubes != p[n].cubes) return {};
+            if (!profile.profile_delta(p[n], *prediction)) return {};
+        } else {
+            netser::range_write_stream w(buffer, prior);
+            w.set_statistics(&st);
+            if (!netser::serialize_delta(w, p[n], *prediction)) return {};
+            const auto bytes = w.finish();
+            bits += bytes.size() * 8;
+            netser::range_read_stream r(bytes, prior);
+            if (!netser::serialize_delta(r, *decoded, *prediction) || decoded->cubes != p[n].cubes ||
+                !r.ended_cleanly())
+                return {};
+        }
         ++encoded;
     }
-    return static_cast<double>(bits) / static_cast<double>(encoded);
+    const double frames_coded = static_cast<double>(encoded);
+    cost.bits = static_cast<double>(bits) / frames_coded;
+    if (c == coder::bit_packed) {
+        const auto rows = profile.rows();
+        const std::string root = rows.empty() ? "" : rows.front().path;
+        const double elements = row_mean(rows, root + ".cubes[]");
+        cost.position = row_mean(rows, root + ".cubes[].position");
+        cost.orientation = row_mean(rows, root + ".cubes[].orientation");
+        cost.flags = elements - cost.position - cost.orientation;
+        cost.index = row_mean(rows, root) - elements;
+    } else if (statistics == nullptr) { // (training mixes recordings: no split)
+        stage_cost ideal;
+        double total = 0;
+        for (const auto& [path, b] : own.bits_by_path) {
+            add_to_split(ideal, path, b);
+            total += b;
+        }
+        // The coder's bytes, shared out as the ideal code lengths are.
+        const double scale = total > 0 ? cost.bits * frames_coded / total : 0;
+        cost.index = ideal.index * scale / frames_coded;
+        cost.position = ideal.position * scale / frames_coded;
+        cost.orientation = ideal.orientation * scale / frames_coded;
+        cost.flags = ideal.flags * scale / frames_coded;
+    }
+    return cost;
+}
+
+bool load_list(const char* list, std::vector<std::vector<Frame>>& out) {
+    std::string names(list);
+    std::size_t start = 0;
+    while (start <= names.size()) {
+        const std::size_t comma = std::min(names.find(',', start), names.size());
+        std::vector<Frame> frames;
+        if (!recording::load(names.substr(start, comma - start).c_str(), frames)) return false;
+        out.push_back(std::move(frames));
+        start = comma + 1;
+    }
+    return !out.empty();
+}
+
+void write_prior(const char* path, const char* name, const std::vector<netser::range_prior_entry>& entries,
+                 const char* trained_on) {
+    std::FILE* f = std::fopen(path, "w");
+    if (f == nullptr) return;
+    std::fprintf(f, "#pragma once\n\n// The range coder's prior for delta_recording's PredictedFrame (the snapshot demo's\n"
+                    "// cubes), generated by\n//   delta_recording RECORDING --train-on %s --write-prior FILE\n"
+                    "// from recordings the figures are never measured on. Do not edit.\n\n"
+                    "#include <netser/range_stream.hpp>\n\n#include <array>\n\n",
+                 trained_on);
+    std::fprintf(f, "inline constexpr std::array<netser::range_prior_entry, %zu> %s_entries{{\n", entries.size(), name);
+    for (const auto& e : entries) {
+        std::fprintf(f, "    {%u, {", static_cast<unsigned>(e.slot));
+        for (std::size_t m = 0; m < e.models.size(); ++m) std::fprintf(f, "%s0x%x", m ? "," : "", e.models[m]);
+        std::fprintf(f, "}},\n");
+    }
+    std::fprintf(f, "}};\n");
+    std::fclose(f);
 }
 
 int main(int argc, char** argv) {
@@ -276,9 +409,13 @@ int main(int argc, char** argv) {
     }
     double max_kbps = 0;
     bool do_fit = false;
+    const char* train_on = nullptr;
+    const char* prior_path = nullptr;
     for (int i = 2; i < argc; ++i) {
         if (std::strcmp(argv[i], "--max-kbps") == 0 && i + 1 < argc) max_kbps = std::atof(argv[++i]);
         else if (std::strcmp(argv[i], "--fit") == 0) do_fit = true;
+        else if (std::strcmp(argv[i], "--train-on") == 0 && i + 1 < argc) train_on = argv[++i];
+        else if (std::strcmp(argv[i], "--write-prior") == 0 && i + 1 < argc) prior_path = argv[++i];
     }
     std::vector<Frame> frames;
     if (!recording::load(argv[1], frames)) {
@@ -337,11 +474,48 @@ int main(int argc, char** argv) {
     std::printf("  (the list of changed cubes: %.1f bits a frame of the cubes member's %.1f)\n", cubes_row - elements,
                 cubes_row);
     std::printf("  decoded frames equal to the recording: %zu of %zu\n", encoded - mismatches, encoded);
-    for (std::size_t baselines = 2; baselines <= 3; ++baselines) {
-        const double b = predicted_bits_per_frame(frames, baselines);
-        if (b < 0) ++mismatches;
-        std::printf("  predicted from %zu baselines (frames 6..%zu earlier): %.1f bits a frame = %.1f kbps (%.3fx the delta)\n",
-                    baselines, frames_back + baselines - 1, b, b * snapshots_per_second / 1000.0, b / bits_per_frame);
+    // Every stage, each frame decoded back and compared.
+    const auto kbps_of = [](double bits) { return bits * snapshots_per_second / 1000.0; };
+    const stage_cost reference = stage<recording::DefaultFrame>(frames, 1, coder::bit_packed);
+    const auto line = [&](const char* what, const stage_cost& c) {
+        if (c.bits < 0) {
+            ++mismatches;
+            std::printf("  %-52s MISMATCH\n", what);
+            return;
+        }
+        std::printf("  %-52s %6.1f kbps %6.3fx  %5.1f = %4.1f + %4.1f + %4.1f + %4.1f\n", what, kbps_of(c.bits),
+                    c.bits / reference.bits, c.bits * per, c.index * per, c.position * per, c.orientation * per,
+                    c.flags * per);
+    };
+    std::printf("  stages: kbps at 60 Hz, x the bit-packed delta with default attributes, bits per changed cube\n"
+                "  = index + position + orientation + flags (cubes changed against 6 frames earlier: %.1f)\n",
+                changed_per_frame);
+    line("bit-packed delta, default attributes", reference);
+    line("bit-packed delta, the demo's ladders", stage<recording::Frame>(frames, 1, coder::bit_packed));
+    line("bit-packed, predicted from 2 (6, 7 back)", stage<recording::PredictedFrame>(frames, 2, coder::bit_packed));
+    line("bit-packed, predicted from 3 (6, 7, 8 back)", stage<recording::PredictedFrame>(frames, 3, coder::bit_packed));
+    line("range-coded delta, default prior", stage<recording::PredictedFrame>(frames, 1, coder::range_coded));
+    line("range-coded, predicted from 3, default prior", stage<recording::PredictedFrame>(frames, 3, coder::range_coded));
+    const netser::range_prior compiled_in(snapshot_prior_entries);
+    line("range-coded delta, compiled-in prior", stage<recording::PredictedFrame>(frames, 1, coder::range_coded, compiled_in));
+    line("range-coded, predicted from 3, compiled-in prior",
+         stage<recording::PredictedFrame>(frames, 3, coder::range_coded, compiled_in));
+    if (train_on != nullptr) {
+        std::vector<std::vector<Frame>> training;
+        if (!load_list(train_on, training)) {
+            std::fprintf(stderr, "%s: cannot read the training recordings %s\n", argv[0], train_on);
+            return 2;
+        }
+        netser::range_statistics stats;
+        for (const auto& t : training)
+            if (stage<recording::PredictedFrame>(t, 3, coder::range_coded, netser::default_range_prior(), &stats).bits < 0)
+                ++mismatches;
+        const auto entries = netser::trained_prior_entries(stats);
+        const netser::range_prior trained(entries);
+        std::printf("  prior trained on %s: %zu contexts from %zu packets\n", train_on, entries.size(), stats.packets);
+        line("range-coded delta, trained prior", stage<recording::PredictedFrame>(frames, 1, coder::range_coded, trained));
+        line("range-coded, predicted from 3, trained prior", stage<recording::PredictedFrame>(frames, 3, coder::range_coded, trained));
+        if (prior_path != nullptr) write_prior(prior_path, "snapshot_prior", entries, train_on);
     }
     if (do_fit) fit(frames);
     if (mismatches != 0) return 1;

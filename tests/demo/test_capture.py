@@ -4,8 +4,9 @@
     test_capture.py SNAPSHOT_EXE OUT_DIR
 
 Runs the demo for a second with --pcap (what the client's port received, real and
-hostile, and the acks it sent), --schema and a budget of 300 bytes a packet (under what a
-snapshot's changes take: most packets leave changes for later ones), generates the Lua dissector with
+hostile, and the acks it sent), --schema and a budget of 100 bytes a packet (under what a
+snapshot's changes take once the player's ball forms: the later packets of that second leave
+changes for later ones), generates the Lua dissector with
 tools/netser_dissector.py (delta packets on the client's port, acks on the server's), and
 runs `tshark -X lua_script:... -r capture -T json`. Then, against FILE.sent.jsonl (what the
 server put in each delta packet):
@@ -80,7 +81,7 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     pcap = os.path.join(out_dir, "demo.pcap")
     schema = os.path.join(out_dir, "demo.schema.json")
-    run = subprocess.run([exe, "--seconds", "1", "--budget", "300", "--pcap", pcap, "--schema", schema,
+    run = subprocess.run([exe, "--seconds", "1", "--budget", "100", "--pcap", pcap, "--schema", schema,
                           "--svg", os.path.join(out_dir, "demo.svg")], capture_output=True, text=True, timeout=120)
     if run.returncode != 0:
         print(run.stdout, run.stderr)

@@ -3,7 +3,7 @@
 //                             <folder>/packet/<Type>-<n>           (packet_fuzz, packet_crc_fuzz)
 //                             <folder>/delta/<Type>-<n>            (delta_fuzz)
 //                             <folder>/delta_roundtrip/<Type>-<n>  (delta_roundtrip_fuzz)
-//                             <folder>/session/<n>                 (session_fuzz)
+//                             <folder>/session/<n>, predicted-<n>  (session_fuzz)
 //                             <folder>/budget/<n>                  (budget_fuzz)
 // Each file is the type's selector byte, then the bytes of netser::serialize (raw) or
 // netser::write_packet (packet); a delta seed is the selector, the baseline's seed byte,
@@ -11,7 +11,8 @@
 // the selector, a control byte, then the plain bytes of a value and of a far baseline.
 // Session and budget seeds have no selector (their targets take Grid snapshots): a session
 // seed is a start sequence number, a world seed and a script of operations a game runs
-// (send, deliver, ack, a damaged or late packet, a jump across the wrap-around); a budget
+// (send, deliver, ack, a damaged or late packet, a jump across the wrap-around), or one
+// of predicted packets of a Swarm (flipped, cut, re-headered, forged); a budget
 // seed is a budget, the plain bytes of a baseline and a message, and per round a buffer
 // size, an ack, an evolve seed and priority bytes (session_fuzz.cpp, budget_fuzz.cpp).
 // Raw and packet seeds are of the packet types, delta ones of delta_types. The values come
@@ -111,9 +112,9 @@ void save_bytes(const fs::path& file, const std::vector<std::uint8_t>& bytes) {
     if (!out) throw std::runtime_error("cannot write " + file.string());
 }
 
-// session_fuzz: operation codes (the target's switch, input byte % 10).
+// session_fuzz: operation codes (the target's switch, input byte % 12).
 enum session_op : std::uint8_t { evolve_world = 0, send = 1, deliver = 3, damaged = 4, ack = 5, forged_ack = 6,
-                                 forged = 7, jump = 8, ring_op = 9 };
+                                 forged = 7, jump = 8, ring_op = 9, predicted_send = 10, predicted_attack = 11 };
 
 std::size_t emit_session(const fs::path& root) {
     std::size_t files = 0;
@@ -139,6 +140,54 @@ std::size_t emit_session(const fs::path& root) {
         for (int i = 0; i < 16; ++i) in.push_back(static_cast<std::uint8_t>(r.below(256)));
         in.push_back(1); // its CRC recomputed
         save_bytes(root / "session" / std::to_string(k), in);
+        ++files;
+    }
+    return files;
+}
+
+// session_fuzz's predicted packets of a Swarm (session_fuzz.cpp, predicted_session): a
+// motion sent against one to three baselines, some lost, read in stages, a jump past the
+// half circle (then refused writes until newer baselines), baselines named in the input's
+// order; packets flipped, cut, padded, re-headered and forged, CRC recomputed or not;
+// the reader's ring evicted, cleared, or given other content.
+std::size_t emit_predicted_session(const fs::path& root) {
+    std::size_t files = 0;
+    for (int k = 0; k < 12; ++k) {
+        const auto start = static_cast<std::uint16_t>(k % 3 == 0 ? 65530 : k % 3 == 1 ? 0x7ff0 : 1000 * k);
+        std::vector<std::uint8_t> in{static_cast<std::uint8_t>(start), static_cast<std::uint8_t>(start >> 8),
+                                     static_cast<std::uint8_t>(k)};
+        netser_fuzz::rng r{static_cast<std::uint64_t>(k) + 1300};
+        const auto byte = [&] { return static_cast<std::uint8_t>(r.below(256)); };
+        for (int tick = 0; tick < 16; ++tick) {
+            // Control: count - 1 (bits 0-1), the motion (4), picked (8), a jump (0x10),
+            // lost (0x20), the staged reader (0x40).
+            std::uint8_t control = static_cast<std::uint8_t>(4 | (k % 2 == 0 ? tick % 3 : 2));
+            if (k % 4 == 1 && tick % 5 == 3) control |= 0x20;
+            if (k % 2 == 1) control |= 0x40;
+            const bool picked = k % 4 == 3 && tick % 4 == 0, jump = k % 4 == 2 && tick == 8;
+            if (picked) control |= 0x08;
+            if (jump) control |= 0x10;
+            if (tick == 11 && k % 6 == 0) control = 3 | 4; // four baselines: refused
+            in.insert(in.end(), {predicted_send, control, byte()});
+            if (picked)
+                for (int i = 0; i <= (control & 3); ++i) in.push_back(byte());
+            if (jump) in.insert(in.end(), {0x00, 0x80}); // 32768 ahead: the old baselines are out of order
+            if (tick % 4 == 1) { // a flip, a cut, garbage, a re-header, each CRC recomputed (0x80) or not
+                const std::uint8_t patch = (k + tick) % 3 != 0 ? 0x80 : 0;
+                switch ((k + tick / 4) % 4) {
+                case 0: in.insert(in.end(), {predicted_attack, static_cast<std::uint8_t>(patch | 0), byte(), byte(), byte()}); break;
+                case 1: in.insert(in.end(), {predicted_attack, static_cast<std::uint8_t>(patch | 1), byte(), byte(), byte()}); break;
+                case 2: in.insert(in.end(), {predicted_attack, static_cast<std::uint8_t>(patch | 2), byte(), 3, byte(), byte(), byte()}); break;
+                default: // the same body under numbers shifted by 1 and the reader's fingerprint
+                    in.insert(in.end(), {predicted_attack, 3, byte(), 4, 1, 1, 1, 1}); break;
+                }
+            }
+            if (tick == 13 && k % 3 == 2) in.insert(in.end(), {predicted_attack, 5, 2, byte(), byte()}); // other content
+            if (tick == 14 && k % 4 == 0) in.insert(in.end(), {predicted_attack, 5, 1}); // the reader forgets
+        }
+        in.insert(in.end(), {predicted_attack, 0x84, 24}); // 24 bytes of the input, CRC recomputed
+        for (int i = 0; i < 24; ++i) in.push_back(byte());
+        save_bytes(root / "session" / ("predicted-" + std::to_string(k)), in);
         ++files;
     }
     return files;
@@ -234,6 +283,7 @@ int main(int argc, char** argv) {
         }
     });
     files += emit_session(root);
+    files += emit_predicted_session(root);
     ok = emit_budget(root, files) && ok;
     std::printf("make_seeds: %zu files in %s\n", files, root.c_str());
     return ok ? 0 : 1;

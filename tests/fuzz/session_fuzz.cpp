@@ -15,13 +15,28 @@
 // - packet_kind_of agrees with the readers' CRC checks;
 // - apply_ack marks only snapshots the ring holds and the ack names, counts them, and
 //   leaves a newest acked snapshot that is held and acked.
+// Beside it, predicted delta packets of a Swarm (session_common.hpp: predict_linear on
+// every kind of value) between a second pair of rings of 4 entries, numbered from the
+// same start: one to four baselines named, newest first or in the input's order, across
+// jumps and the wrap-around; packets lost, damaged, cut, padded, re-headered, forged; the
+// reader's ring evicted, cleared, or holding other content or the same content under
+// other numbers. Promises:
+// - a write fails exactly when the documented order rule says (invalid_value at that
+//   number, or at the count for four), else its fields, fingerprint and CRC are as
+//   documented, and a buffer of its size gives the same bytes, one byte less overflow;
+// - every read (of anything) ends as expect_predicted says from the documented layout and
+//   an independent model of the prediction: the same code, the same bit where documented,
+//   the model's value bit for bit; msg untouched when refused before the body;
+// - a packet read against baselines of the content it was written against gives exactly
+//   the value written.
 //
 // Input: [start sequence, 2 bytes][world seed][operations...], each operation one byte
-// (its low 3 bits) and the bytes it takes.
+// (byte % 12) and the bytes it takes.
 #include "session_common.hpp"
 
 #include <netser/packet_kind.hpp>
 
+#include <algorithm>
 #include <array>
 #include <deque>
 #include <optional>
@@ -237,15 +252,281 @@ struct session {
     }
 };
 
+// --- predicted delta packets ------------------------------------------------------
+
+constexpr std::string_view swarm_type = "Swarm";
+constexpr std::size_t swarm_ring_capacity = 4;
+
+[[noreturn]] void swarm_fail(std::string_view what, const netser::error* e = nullptr) { finding(what, swarm_type, e); }
+
+struct predicted_sent {
+    std::vector<std::byte> bytes;
+    std::uint16_t sequence = 0;
+    std::vector<std::uint16_t> named;
+    std::vector<Swarm> bases; // the content each named baseline had on the writer
+    Swarm value;
+};
+
+struct predicted_session {
+    netser::baseline_ring<Swarm> writer{swarm_ring_capacity}, reader{swarm_ring_capacity};
+    std::uint16_t sequence = 0;
+    std::uint64_t motion = 0;
+    std::uint32_t frame = 0;
+    Swarm world;
+    // Kept from packet to packet, as a writer and a reader keep theirs: the last
+    // prediction stays in them.
+    Swarm writer_scratch, reader_scratch;
+    std::deque<predicted_sent> sent;
+    std::vector<std::uint16_t> history; // the numbers put in the writer's ring, oldest first
+    const Swarm untouched = [] {
+        Swarm s = as_held(make_value<Swarm>(0xdead, size_mode::full));
+        s.local = 0x5a5a;
+        return s;
+    }();
+
+    // The read of `bytes` against the reader's ring, by read_predicted_delta_packet or the
+    // staged reader, against the model; its error and what it decoded when asked. A
+    // snapshot it decodes is kept.
+    void read(std::span<const std::byte> bytes, bool staged = false, Swarm* decoded = nullptr,
+              netser::error* error = nullptr) {
+        const predicted_expectation m = expect_predicted(bytes, reader);
+        Swarm msg = untouched;
+        const exact_bytes block(bytes);
+        netser::error e;
+        netser::predicted_delta_header h;
+        if (staged) {
+            netser::predicted_delta_packet_reader<Swarm> r(block.span());
+            e = r.error();
+            h = r.header();
+            if (!e) {
+                std::array<const netser::baseline_entry<Swarm>*, 3> found{};
+                for (std::size_t i = 0; i < h.count; ++i) found[i] = reader.find(h.baselines[i]);
+                e = r.read(msg, {found.data(), h.count}, reader_scratch);
+            }
+        } else {
+            e = netser::read_predicted_delta_packet(block.span(), msg, reader, reader_scratch, &h);
+        }
+        if (e.code != m.code) swarm_fail("a predicted packet read ends with another code than the documented layout says", &e);
+        if (m.bit && e.bit != *m.bit) swarm_fail("a predicted packet read fails at another bit than documented", &e);
+        if (e && e.bit > bytes.size() * 8) swarm_fail("a failed predicted read reports a bit past the packet's end", &e);
+        if (m.before_body && bits_of(msg) != bits_of(untouched)) swarm_fail("a predicted packet refused before its body changed msg", &e);
+        if (!e) {
+            if (bits_of(msg) != bits_of(m.value))
+                swarm_fail("a predicted packet decodes to another value than the model's prediction and delta give");
+            if (!satisfies_declared(msg)) swarm_fail("a predicted packet decoded to values outside their declared ranges");
+            if (h.sequence != m.sequence || h.count != m.baselines.size() ||
+                !std::equal(m.baselines.begin(), m.baselines.end(), h.baselines.begin()))
+                swarm_fail("a predicted packet's header reads as other fields than its bits hold");
+            if (reader.put(h.sequence, msg) == nullptr && h.sequence != netser::initial_sequence)
+                swarm_fail("the reader's ring refuses a value a predicted packet decoded to");
+            if (decoded != nullptr) *decoded = std::move(msg);
+        }
+        if (error != nullptr) *error = e;
+    }
+
+    void next_world(std::uint8_t control, std::uint8_t seed) {
+        if ((control & 4u) != 0) {
+            world = swarm_frame(motion, ++frame);
+        } else {
+            world = as_held(make_value<Swarm>(seed, (control & 0x80u) != 0 ? size_mode::full : size_mode::small));
+            motion = seed;
+            frame = 0;
+        }
+    }
+
+    void send(input& in) {
+        const std::uint8_t control = in.byte();
+        next_world(control, in.byte());
+        sequence = (control & 0x10u) != 0 ? static_cast<std::uint16_t>(sequence + in.u16()) : netser::next_sequence(sequence);
+        // The baselines the writer names: the newest acked ones (as a game does), or any
+        // held ones in the input's order. The initial baseline is always held and acked.
+        const bool picked = (control & 8u) != 0;
+        std::vector<std::uint16_t> held{netser::initial_sequence};
+        for (const auto n : history)
+            if (const auto* e = writer.find(n); e != nullptr && (picked || e->acked) &&
+                                                std::find(held.begin(), held.end(), n) == held.end())
+                held.push_back(n);
+        const std::size_t wanted = 1 + (control & 3u);
+        std::vector<std::uint16_t> named;
+        if (picked) {
+            for (std::size_t i = 0; i < wanted; ++i) named.push_back(held[in.byte() % held.size()]);
+        } else {
+            for (auto it = held.rbegin(); it != held.rend() && named.size() < wanted; ++it) named.push_back(*it);
+        }
+        std::vector<const netser::baseline_entry<Swarm>*> entries;
+        for (const auto n : named) entries.push_back(writer.find(n));
+        // The documented rule: 1 to 3 baselines, each older than the one before it.
+        std::optional<std::size_t> refused_at;
+        if (named.size() > 3) refused_at = 48;
+        for (std::size_t i = 0; !refused_at && i < named.size(); ++i)
+            if (!newer_by_definition(i == 0 ? sequence : named[i - 1], named[i])) refused_at = predicted_baseline_field(i);
+        predicted_sent p;
+        const auto w = netser::write_predicted_delta_packet(p.bytes, sequence, world, entries, writer_scratch);
+        if (refused_at) {
+            if (w.error.code != errc::invalid_value || w.error.bit != *refused_at || !p.bytes.empty())
+                swarm_fail("a predicted write against baselines out of order is not refused where documented", &w.error);
+        } else if (w.error) {
+            swarm_fail("a predicted write of a valid value against ring entries in order fails", &w.error);
+        } else {
+            check_written(p.bytes, named);
+            p.sequence = sequence;
+            p.named = named;
+            for (const auto* e : entries) p.bases.push_back(e->value);
+            p.value = world;
+        }
+        if (writer.put(sequence, world) == nullptr) {
+            if (sequence != netser::initial_sequence) swarm_fail("the writer's ring refuses a valid snapshot");
+        } else {
+            history.push_back(sequence);
+            if (history.size() > 64) history.erase(history.begin());
+        }
+        if (p.bytes.empty()) return;
+        if ((control & 0x20u) == 0) { // delivered
+            // Every named baseline held with the content it was written against: exactly world.
+            bool same = true;
+            for (std::size_t i = 0; i < p.named.size(); ++i) {
+                const auto* e = reader.find(p.named[i]);
+                same = same && e != nullptr && same_content(e->value, p.bases[i]);
+            }
+            Swarm got;
+            netser::error e;
+            read(p.bytes, (control & 0x40u) != 0, &got, &e);
+            if (same && e) swarm_fail("a predicted packet against the baselines it was written against does not read", &e);
+            if (same && !same_content(got, world))
+                swarm_fail("a predicted packet read against its own baselines gives another value than was written");
+            if (same) writer.acknowledge(sequence); // the reader holds it: the writer may name it
+        }
+        sent.push_back(std::move(p));
+        if (sent.size() > 8) sent.pop_front();
+    }
+
+    // A written packet's fields, fingerprint and CRC by definition; the same bytes into a
+    // buffer of its size, overflow into one byte less.
+    void check_written(const std::vector<std::byte>& bytes, const std::vector<std::uint16_t>& named) {
+        const predicted_fields f = fields_of_predicted(bytes);
+        std::vector<const Swarm*> values;
+        for (const auto n : named) values.push_back(&writer.find(n)->value);
+        if (stored_crc(bytes) != predicted_packet_crc<Swarm>(bytes) || f.sequence != sequence ||
+            f.count_field + 1 != named.size() || f.baselines != named ||
+            f.fingerprint != combined_fingerprint_by_definition<Swarm>(values))
+            swarm_fail("a predicted packet's fields, fingerprint or CRC are not as documented");
+        if (bytes.size() > netser::max_predicted_delta_packet_bytes<Swarm>())
+            swarm_fail("a predicted packet is longer than max_predicted_delta_packet_bytes");
+        std::vector<const netser::baseline_entry<Swarm>*> entries;
+        for (const auto n : named) entries.push_back(writer.find(n));
+        exact_bytes exact(bytes), short_by_one(std::span<const std::byte>(bytes).first(bytes.size() - 1));
+        Swarm scratch = untouched;
+        const auto w = netser::write_predicted_delta_packet(exact.span(), sequence, world, entries, scratch);
+        if (w.error || !std::equal(w.bytes.begin(), w.bytes.end(), bytes.begin(), bytes.end()))
+            swarm_fail("a predicted write into a buffer of the packet's size gives other bytes", &w.error);
+        const auto o = netser::write_predicted_delta_packet(short_by_one.span(), sequence, world, entries, scratch);
+        if (o.error.code != errc::overflow || !o.bytes.empty())
+            swarm_fail("a predicted write into a buffer one byte short does not overflow", &o.error);
+    }
+
+    void attack(input& in) {
+        const std::uint8_t kind = in.byte();
+        if (kind % 6 == 5) return ring_op(in);
+        if (kind % 6 == 4) { // bytes from the input, as a predicted packet
+            std::vector<std::byte> bytes(in.byte() % 64);
+            for (auto& b : bytes) b = static_cast<std::byte>(in.byte());
+            if ((kind & 0x80u) != 0) patch_predicted_crc<Swarm>(bytes);
+            read(bytes, (kind & 0x40u) != 0);
+            return;
+        }
+        if (sent.empty()) return;
+        const predicted_sent& p = sent[in.byte() % sent.size()];
+        std::vector<std::byte> bytes = p.bytes;
+        const std::size_t bits = bytes.size() * 8;
+        switch (kind % 6) {
+        case 0: { // a bit flipped
+            const std::size_t bit = in.u16() % bits;
+            bytes[bit / 8] ^= static_cast<std::byte>(1u << (bit % 8));
+            break;
+        }
+        case 1: { // cut
+            const std::size_t cut = in.u16() % bits;
+            bytes.resize((cut + 7) / 8);
+            if (cut % 8 != 0) bytes.back() &= static_cast<std::byte>((1u << (cut % 8)) - 1);
+            break;
+        }
+        case 2: { // garbage after it
+            for (std::size_t n = 1 + in.byte() % 16; n > 0; --n) bytes.push_back(static_cast<std::byte>(in.byte()));
+            break;
+        }
+        default: { // re-headered: the body under other numbers, a count and a fingerprint
+            predicted_fields f;
+            const std::uint8_t how = in.byte();
+            f.sequence = (how & 1u) != 0 ? in.u16() : static_cast<std::uint16_t>(p.sequence + in.byte());
+            f.count_field = (how >> 1) & 3u;
+            std::uint16_t at = f.sequence;
+            for (std::size_t i = 0; i <= f.count_field; ++i) {
+                at = (how & 8u) != 0 ? in.u16() : static_cast<std::uint16_t>(at - in.byte());
+                f.baselines.push_back(at);
+            }
+            // The fingerprint of what the reader holds under those numbers (so the body is
+            // read against another prediction), the packet's own, or the input's.
+            std::vector<const Swarm*> held;
+            for (const auto n : f.baselines)
+                if (const auto* e = reader.find(n)) held.push_back(&e->value);
+            const auto by_reader = held.size() == f.baselines.size() ? combined_fingerprint_by_definition<Swarm>(held)
+                                                                       : std::nullopt;
+            if ((how & 0x30u) == 0 && by_reader) f.fingerprint = *by_reader;
+            else if ((how & 0x30u) == 0x10u) f.fingerprint = fields_of_predicted(p.bytes).fingerprint;
+            else f.fingerprint = in.u32();
+            bytes = predicted_packet_by_hand<Swarm>(f, p.bytes, body_of_predicted(p.bytes));
+            read(bytes, (how & 0x40u) != 0);
+            return;
+        }
+        }
+        if ((kind & 0x80u) != 0) patch_predicted_crc<Swarm>(bytes);
+        read(bytes, (kind & 0x40u) != 0);
+    }
+
+    // The reader's ring: evicted, cleared, other content under a number, or the writer's
+    // content under another number.
+    void ring_op(input& in) {
+        const std::uint8_t op = in.byte();
+        switch (op % 4) {
+        case 0: reader.evict_before(in.u16()); break;
+        case 1: reader.clear(); break;
+        case 2: {
+            const std::uint16_t n = history.empty() ? in.u16() : history[in.byte() % history.size()];
+            reader.put(n, as_held(make_value<Swarm>(in.byte(), size_mode::small)));
+            break;
+        }
+        default: {
+            if (history.empty()) break;
+            const std::uint16_t n = history[in.byte() % history.size()];
+            if (const auto* e = writer.find(n)) reader.put(static_cast<std::uint16_t>(n + in.byte()), e->value);
+            break;
+        }
+        }
+    }
+};
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     input in{data, size};
     session s;
     s.sequence = in.u16();
-    s.world = as_held(make_value<Grid>(in.byte(), size_mode::small));
+    const std::uint8_t world_seed = in.byte();
+    s.world = as_held(make_value<Grid>(world_seed, size_mode::small));
+    // Made on the first predicted operation: inputs without one pay nothing for it.
+    std::optional<predicted_session> predicted;
+    const auto predicted_of = [&]() -> predicted_session& {
+        if (!predicted) {
+            predicted.emplace();
+            predicted->sequence = s.sequence;
+            predicted->motion = world_seed;
+            predicted->world = swarm_frame(world_seed, 0);
+        }
+        return *predicted;
+    };
     for (std::size_t op = 0; op < max_operations && !in.empty(); ++op) {
-        switch (in.byte() % 10) {
+        // Bytes 0 to 9 keep their meaning (the seeds'); 10 and 11 are the predicted packets.
+        switch (in.byte() % 12) {
         case 0: {
             rng r{in.byte()};
             evolve(s.world, r);
@@ -260,6 +541,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         case 6: s.apply({in.u16(), in.u32()}); break; // a forged ack
         case 7: s.forged_packet(in); break;
         case 8: s.sequence = static_cast<std::uint16_t>(s.sequence + in.u16()); break; // a jump, maybe past a lap
+        case 10: predicted_of().send(in); break;
+        case 11: predicted_of().attack(in); break;
         default:
             switch (in.byte() % 4) {
             case 0: s.reader.evict_before(in.u16()); break;

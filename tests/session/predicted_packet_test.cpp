@@ -218,3 +218,75 @@ TEST_CASE("a forged header with baselines out of order or a count of four is ref
     CHECK(netser::read_predicted_delta_packet(forged(9, 0, {8}), got, ring, scratch).code ==
           netser::errc::missing_baseline);
 }
+
+TEST_CASE("a range-coded predicted delta packet reads back, and refuses a bit-packed reader", "[session][prediction][range]") {
+    netser::baseline_ring<Track> ring(16);
+    ring.put(8, {480, 7});
+    ring.put(9, {490, 7});
+    ring.put(10, {500, 7});
+    const std::array<const pp::entry*, 3> three{ring.find(10), ring.find(9), ring.find(8)};
+    netser::packet_options range;
+    range.range = &netser::default_range_prior();
+    Track scratch, got;
+    std::vector<std::byte> packet;
+    auto w = netser::write_predicted_delta_packet(packet, 16, Track{530, 9}, three, scratch, range);
+    REQUIRE_FALSE(w.error);
+    CHECK(w.bytes.data() == packet.data());
+    CHECK(w.bytes.size() == packet.size());
+    REQUIRE_FALSE(netser::read_predicted_delta_packet(packet, got, ring, scratch, nullptr, range));
+    CHECK(got == Track{530, 9});
+    // The other coding: another protocol id.
+    CHECK(netser::read_predicted_delta_packet(packet, got, ring, scratch).code == netser::errc::bad_crc);
+    std::array<std::byte, 64> buffer{};
+    const auto s = netser::write_predicted_delta_packet(std::span<std::byte>(buffer), 16, Track{530, 9}, three, scratch, range);
+    REQUIRE_FALSE(s.error);
+    CHECK(std::vector<std::byte>(s.bytes.begin(), s.bytes.end()) == packet);
+}
+
+TEST_CASE("a range-coded predicted delta packet's golden bytes", "[session][prediction][range]") {
+    // tools/golden.py --delta-packets: its own model of the contexts (docs/wire_format.md
+    // "Contexts": the root frame codes the struct's changed bit; frames x and y their
+    // changed bit and difference calls) over tools/range_coder_reference.py's coder. The
+    // header is the bit-packed one (98 bits, 6 zero bits), then the coder's bytes.
+    CHECK(netser::range_coded_packet_salt == netser::check_magic("netser range-coded packet"));
+    netser::baseline_ring<Track> ring(16);
+    ring.put(8, {480, 7});
+    ring.put(9, {490, 7});
+    ring.put(10, {500, 7});
+    const std::array<const pp::entry*, 3> three{ring.find(10), ring.find(9), ring.find(8)};
+    const std::array<const pp::entry*, 2> two{ring.find(10), ring.find(8)};
+    netser::packet_options range = pp::id_1234;
+    range.range = &netser::default_range_prior();
+    Track scratch, got;
+    std::vector<std::byte> packet;
+    REQUIRE_FALSE(netser::write_predicted_delta_packet(packet, 16, Track{530, 7}, three, scratch, range).error);
+    CHECK(pp::hex(packet) == "41 46 18 F5 10 00 2A 00 24 00 20 00 D8 17 B1 C3 02 CC 34");
+    REQUIRE_FALSE(netser::read_predicted_delta_packet(packet, got, ring, scratch, nullptr, range));
+    CHECK(got == Track{530, 7});
+    // y changes by +1: rung [1, 1] has no offset bits, a call of 0 bits codes nothing.
+    REQUIRE_FALSE(netser::write_predicted_delta_packet(packet, 16, Track{561, 8}, two, scratch, range).error);
+    CHECK(pp::hex(packet) == "43 2E CD 8E 10 00 29 00 20 00 58 26 0E 6A 00 EC");
+    REQUIRE_FALSE(netser::read_predicted_delta_packet(packet, got, ring, scratch, nullptr, range));
+    CHECK(got == Track{561, 8});
+
+    // A trained prior with an entry for each slot the first packet's calls use (the
+    // model's track_range_slots), model j of the k-th starting at p0 = 1000 + 1000 k +
+    // 100 j, count min(k + j, 31): a slot derived otherwise here meets other models.
+    constexpr std::array<std::uint16_t, 8> slots{757, 2793, 2637, 684, 299, 606, 1563, 1560};
+    std::array<netser::range_prior_entry, slots.size()> entries{};
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+        entries[k].slot = slots[k];
+        for (std::size_t j = 0; j < netser::range_models_per_context; ++j)
+            entries[k].models[j] = static_cast<std::uint32_t>(1000 + 1000 * k + 100 * j) |
+                                   static_cast<std::uint32_t>(k + j < 31 ? k + j : 31) << 16;
+    }
+    const netser::range_prior trained(entries);
+    netser::packet_options with_trained = pp::id_1234;
+    with_trained.range = &trained;
+    REQUIRE_FALSE(netser::write_predicted_delta_packet(packet, 16, Track{530, 7}, three, scratch, with_trained).error);
+    CHECK(pp::hex(packet) == "71 3F BB D7 10 00 2A 00 24 00 20 00 D8 17 B1 C3 02 19 4E FE");
+    REQUIRE_FALSE(netser::read_predicted_delta_packet(packet, got, ring, scratch, nullptr, with_trained));
+    CHECK(got == Track{530, 7});
+    // Read with the default prior, the same bytes decode to other bits: refused.
+    CHECK(netser::read_predicted_delta_packet(packet, got, ring, scratch, nullptr, range).code != netser::errc::none);
+}

@@ -72,14 +72,28 @@ concept constant_default_member = requires {
     typename std::integral_constant<bool, ((void)(C{}.*D::pointer), true)>;
 };
 
+// m = d, element by element for C arrays (which have no assignment).
+template <class M>
+void assign_from(M& m, const M& d) {
+    if constexpr (std::is_array_v<M>) {
+        for (std::size_t i = 0; i < std::extent_v<M>; ++i) assign_from(m[i], d[i]);
+    } else {
+        m = d;
+    }
+}
+
 template <class C, class D, class M>
 void reset_to_default(M& m) {
     if constexpr ((std::is_arithmetic_v<M> || std::is_enum_v<M>) && constant_default_member<C, D>) {
         constexpr M value = C{}.*D::pointer; // a constant: no guarded static to test on every read
         m = value;
-    } else if constexpr (std::is_default_constructible_v<C> && std::is_copy_assignable_v<M>) {
+    } else if constexpr (std::is_default_constructible_v<C> &&
+                         (std::is_copy_assignable_v<M> || std::is_array_v<M>)) {
         static const C defaults{};
-        m = defaults.*D::pointer;
+        assign_from(m, defaults.*D::pointer);
+    } else if constexpr (std::is_array_v<M>) {
+        static const M value_initialized{};
+        assign_from(m, value_initialized);
     } else {
         m = M{};
     }
@@ -146,6 +160,16 @@ NETSER_INLINE bool serialize_member(S& s, C& obj) {
         s.error().prepend_member(D::name);
         return false;
     }
+}
+
+// The plain walk of a component of a vector-like struct, which takes the struct's
+// scalar attributes P (for a stream told where it is: the other streams pack them).
+template <class P, class C, std::size_t I, stream S>
+bool serialize_component(S& s, C& obj) {
+    using D = member_at<C, I>;
+    if (profiled_value<P>(s, obj.*D::pointer, D::name)) [[likely]] return true;
+    s.error().prepend_member(D::name);
+    return false;
 }
 
 // A member that needs its struct (only_if reads a flag of it) or that is not simply
