@@ -52,7 +52,23 @@ public:
         index_.assign(range_context_slots, 0);
         for (std::size_t i = 0; i < entries.size(); ++i)
             if (entries[i].slot < range_context_slots) index_[entries[i].slot] = static_cast<std::uint32_t>(i + 1);
+        // FNV-1a over each entry's slot and models, 4 little-endian bytes each.
+        std::uint32_t h = 0x811c9dc5u;
+        const auto mix = [&h](std::uint32_t v) {
+            for (int k = 0; k < 4; ++k) {
+                h ^= (v >> (8 * k)) & 0xffu;
+                h *= 0x01000193u;
+            }
+        };
+        for (const range_prior_entry& e : entries) {
+            mix(e.slot);
+            for (std::uint32_t m : e.models) mix(m);
+        }
+        fingerprint_ = entries.empty() ? 0 : h;
     }
+    /// Folded into the protocol id of packets range-coded with this prior, so a reader
+    /// with another prior refuses them by their CRC (0 for the library default).
+    std::uint32_t fingerprint() const noexcept { return fingerprint_; }
     /// The trained entry of a slot, or nullptr (the default models).
     const range_prior_entry* find(std::size_t slot) const noexcept {
         if (index_.empty() || index_[slot] == 0) return nullptr;
@@ -63,6 +79,7 @@ public:
 private:
     std::span<const range_prior_entry> entries_;
     std::vector<std::uint32_t> index_;
+    std::uint32_t fingerprint_ = 0;
 };
 
 /// The library default prior.

@@ -24,5 +24,3 @@
 #include <netser/delta_budget.hpp>
 #include <netser/fingerprint.hpp>
 #include <netser/packet_kind.hpp>
-#include <netser/predicted_delta_packet.hpp>
-#include <netser/prediction.hpp>

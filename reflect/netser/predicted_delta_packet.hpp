@@ -61,7 +61,7 @@ namespace detail {
 template <class T>
 std::uint32_t predicted_protocol_id_of(const packet_options& options) noexcept {
     return protocol_id_of<T>(options) ^ predicted_delta_packet_salt ^
-           (options.range != nullptr ? range_coded_packet_salt : 0u);
+           (options.range != nullptr ? range_coded_packet_salt ^ options.range->fingerprint() : 0u);
 }
 
 // A range-coded packet: [CRC][header, bit-packed, zero bits to the byte][the range

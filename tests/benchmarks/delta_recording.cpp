@@ -18,6 +18,7 @@
 // numbers behind netser::default_difference_ladder).
 
 #include <netser/netser.hpp>
+#include <netser/predicted_delta_packet.hpp>
 #include <netser/range_stream.hpp>
 
 #include "snapshot_prior.hpp" // trained on seeds 11 to 14 (tests/benchmarks/snapshot_prior.hpp)

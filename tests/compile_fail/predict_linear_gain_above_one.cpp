@@ -1,6 +1,7 @@
 // expect: netser: netser::predict_linear\(numerator, denominator\) needs 1 <= numerator <= denominator <= 64
 // Fix: a gain of at most 1, netser::predict_linear(3, 4) to damp it.
 #include <netser/netser.hpp>
+#include <netser/prediction.hpp>
 
 namespace game {
 

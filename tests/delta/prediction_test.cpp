@@ -5,6 +5,7 @@
 // reads back exactly and costs less for motion that goes on as it went.
 
 #include <netser/netser.hpp>
+#include <netser/predicted_delta_packet.hpp>
 
 #include <catch2/catch.hpp>
 

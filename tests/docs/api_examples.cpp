@@ -2,6 +2,7 @@
 // is quoted verbatim in docs/api.md; check_api_examples.py fails when a ```cpp
 // block of docs/api.md is not found here, so the documentation cannot drift.
 #include <netser/netser.hpp>
+#include <netser/predicted_delta_packet.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -625,6 +626,56 @@ TEST_CASE("api: predicted delta packets", "[api]") {
     const Ball b10{1.f, 2.f, false}, b11{1.5f, 2.f, false};
     netser::predicted_baseline(p, netser::prediction_spacing{/*ahead=*/6, /*span=*/1}, b11, &b10);
     CHECK(p.x == 4.5f);
+    // [api:end]
+}
+
+TEST_CASE("api: range-coded streams", "[api]") {
+    Scene s10{10, {{1, 5}, {2, 6}}};
+    Scene s11 = s10;
+    s11.cubes[0].x = 50;
+    // [api:range_write_stream]
+    std::array<std::byte, 256> buffer{};
+    netser::range_write_stream w(buffer); // the library's default prior
+    REQUIRE(netser::serialize_delta(w, s11, s10));
+    std::span<const std::byte> coded = w.finish(); // the coder's bytes (empty on failure)
+    REQUIRE_FALSE(coded.empty());
+    // [api:end]
+
+    // [api:range_read_stream]
+    netser::range_read_stream r(coded);
+    Scene got;
+    REQUIRE(netser::serialize_delta(r, got, s10));
+    CHECK(r.ended_cleanly()); // the bytes end exactly where the values do
+    CHECK(got.cubes[0].x == 50);
+    // [api:end]
+
+    // [api:range_prior]
+    netser::range_statistics counts; // train on packets like the ones you will send
+    for (int i = 0; i < 100; ++i) {
+        netser::range_write_stream t(buffer);
+        t.set_statistics(&counts);
+        REQUIRE(netser::serialize_delta(t, s11, s10));
+        REQUIRE_FALSE(t.finish().empty());
+    }
+    const std::vector<netser::range_prior_entry> entries = netser::trained_prior_entries(counts);
+    const netser::range_prior trained(entries); // compile the entries in: delta_recording --write-prior
+    netser::range_write_stream tw(buffer, trained);
+    REQUIRE(netser::serialize_delta(tw, s11, s10));
+    CHECK(tw.finish().size() <= coded.size());
+    // [api:end]
+
+    // [api:range_packet]
+    netser::baseline_ring<Ball> ring(64);
+    ring.put(10, Ball{1.f, 2.f, false});
+    const std::array<const netser::baseline_entry<Ball>*, 1> baseline{ring.find(10)};
+    netser::packet_options range_coded;
+    range_coded.range = &netser::default_range_prior(); // both sides must agree
+    Ball scratch, ball;
+    std::vector<std::byte> packet;
+    REQUIRE_FALSE(netser::write_predicted_delta_packet(packet, 11, Ball{1.25f, 2.f, true}, baseline, scratch,
+                                                       range_coded).error);
+    REQUIRE_FALSE(netser::read_predicted_delta_packet(packet, ball, ring, scratch, nullptr, range_coded));
+    CHECK(ball.x == 1.25f);
     // [api:end]
 }
 

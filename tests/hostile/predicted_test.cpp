@@ -12,6 +12,8 @@
 // computation, and the prediction of any valid value stays inside the declared ranges.
 #include "hostile/hostile_types.hpp"
 
+#include <netser/predicted_delta_packet.hpp>
+
 #include "fuzz/session_common.hpp"
 
 #include <algorithm>

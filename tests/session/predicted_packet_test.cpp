@@ -7,6 +7,7 @@
 #include "session_types.hpp"
 
 #include <netser/netser.hpp>
+#include <netser/predicted_delta_packet.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -271,7 +272,8 @@ TEST_CASE("a range-coded predicted delta packet's golden bytes", "[session][pred
 
     // A trained prior with an entry for each slot the first packet's calls use (the
     // model's track_range_slots), model j of the k-th starting at p0 = 1000 + 1000 k +
-    // 100 j, count min(k + j, 31): a slot derived otherwise here meets other models.
+    // 100 j, count min(k + j, 31): a slot derived otherwise here meets other models. The
+    // prior's fingerprint goes into the CRC's protocol id.
     constexpr std::array<std::uint16_t, 8> slots{757, 2793, 2637, 684, 299, 606, 1563, 1560};
     std::array<netser::range_prior_entry, slots.size()> entries{};
     for (std::size_t k = 0; k < slots.size(); ++k) {
@@ -284,9 +286,40 @@ TEST_CASE("a range-coded predicted delta packet's golden bytes", "[session][pred
     netser::packet_options with_trained = pp::id_1234;
     with_trained.range = &trained;
     REQUIRE_FALSE(netser::write_predicted_delta_packet(packet, 16, Track{530, 7}, three, scratch, with_trained).error);
-    CHECK(pp::hex(packet) == "71 3F BB D7 10 00 2A 00 24 00 20 00 D8 17 B1 C3 02 19 4E FE");
+    CHECK(pp::hex(packet) == "7E 88 54 51 10 00 2A 00 24 00 20 00 D8 17 B1 C3 02 19 4E FE");
     REQUIRE_FALSE(netser::read_predicted_delta_packet(packet, got, ring, scratch, nullptr, with_trained));
     CHECK(got == Track{530, 7});
-    // Read with the default prior, the same bytes decode to other bits: refused.
-    CHECK(netser::read_predicted_delta_packet(packet, got, ring, scratch, nullptr, range).code != netser::errc::none);
+    // A reader with the default prior refuses it by its CRC.
+    CHECK(netser::read_predicted_delta_packet(packet, got, ring, scratch, nullptr, range).code == netser::errc::bad_crc);
+}
+
+TEST_CASE("a range-coded packet names its prior: a reader with another prior refuses it by its CRC",
+          "[session][prediction][range]") {
+    netser::baseline_ring<Track> ring(16);
+    ring.put(10, {500, 7});
+    const std::array<const pp::entry*, 1> one{ring.find(10)};
+    netser::range_statistics counts;
+    for (int i = 0; i < 20; ++i) {
+        std::array<std::byte, 64> b{};
+        netser::range_write_stream w(b);
+        w.set_statistics(&counts);
+        const Track t{static_cast<std::uint16_t>(500 + i), 7};
+        REQUIRE(netser::serialize(w, t));
+        REQUIRE_FALSE(w.finish().empty());
+    }
+    const auto entries = netser::trained_prior_entries(counts);
+    const netser::range_prior trained(entries);
+    CHECK(netser::default_range_prior().fingerprint() == 0u);
+    CHECK(trained.fingerprint() != 0u);
+    netser::packet_options with_trained, with_default;
+    with_trained.range = &trained;
+    with_default.range = &netser::default_range_prior();
+    Track scratch, got{1, 1};
+    std::vector<std::byte> packet;
+    REQUIRE_FALSE(netser::write_predicted_delta_packet(packet, 12, Track{510, 7}, one, scratch, with_trained).error);
+    CHECK(netser::read_predicted_delta_packet(packet, got, ring, scratch, nullptr, with_default).code ==
+          netser::errc::bad_crc);
+    CHECK(got == Track{1, 1});
+    REQUIRE_FALSE(netser::read_predicted_delta_packet(packet, got, ring, scratch, nullptr, with_trained));
+    CHECK(got == Track{510, 7});
 }
