@@ -210,10 +210,19 @@ class RangeWriter:
         return self.coder.finish()
 
 
+def range_prior_fingerprint(prior):
+    """0 for the library default (no entries); else FNV-1a 32 over each entry in order, its
+    slot then its 32 models, each as 4 little-endian bytes."""
+    if not prior:
+        return 0
+    return fnv1a32(b"".join(v.to_bytes(4, "little") for slot, models in prior.items() for v in [slot] + list(models)))
+
+
 def range_coded_predicted_packet(sequence, baselines, fingerprints, body, protocol_id):
     """A predicted delta packet with a range-coded body: the CRC over protocol_id ^ the
-    predicted salt ^ the range salt, the header bit-packed as predicted_delta_packet's, zero
-    bits to the byte, then the coder's bytes for body (a RangeWriter), to the end."""
+    predicted salt ^ the range salt ^ the prior's fingerprint, the header bit-packed as
+    predicted_delta_packet's, zero bits to the byte, then the coder's bytes for body (a
+    RangeWriter, which holds the prior), to the end."""
     w = Writer()
     w.put(sequence, 16)
     w.put(len(baselines) - 1, 2)
@@ -222,7 +231,8 @@ def range_coded_predicted_packet(sequence, baselines, fingerprints, body, protoc
     w.put(crc32(b"".join(f.to_bytes(4, "little") for f in fingerprints)), 32)
     w.align()
     rest = w.data() + body.data()
-    crc = crc32(rest, crc32((protocol_id ^ PREDICTED_DELTA_PACKET_SALT ^ RANGE_CODED_PACKET_SALT).to_bytes(4, "little")))
+    ident = protocol_id ^ PREDICTED_DELTA_PACKET_SALT ^ RANGE_CODED_PACKET_SALT ^ range_prior_fingerprint(body.prior)
+    crc = crc32(rest, crc32(ident.to_bytes(4, "little")))
     return crc.to_bytes(4, "little") + rest
 
 

@@ -2,7 +2,8 @@
 """Generates a Wireshark Lua dissector (Wireshark 4.0, Lua 5.2) from netser schemas.
 
     netser_dissector.py --port 40000=snapshot.schema.json [--port ...]
-                        [--delta-port 40001=snapshot.schema.json [--delta-baseline 40001=0:first.json]]
+                        [--delta-port 40001=snapshot.schema.json [--delta-baseline 40001=0:first.json]
+                         [--prior 40001=trained_prior.hpp]]
                         [--protocol-id 40000=0x12345678] [-o netser.lua]
     tshark -X lua_script:netser.lua -r capture.pcap -V
 
@@ -22,6 +23,12 @@ wire needs a baseline the capture does not have gets the note netser.missing_bas
 The header's baseline fingerprint is checked against the --delta-baseline values (whose
 fingerprints the generator takes): another one is netser.baseline_mismatch; against a
 state applied from the capture it is noted as not verified (netser.baseline_unverified).
+A delta port also carries predicted delta packets (docs/wire_format.md "Predicted delta
+packets", their own protocol id): the header (sequence, the baselines named, the CRC-32
+of their fingerprints) and, the dissector computing no prediction, a bit-packed body's
+changes without values (a missing_baseline note where the wire needs the prediction's
+values), or a range-coded body ("Range-coded packets": the library default prior's id,
+or a --prior's) as its bytes, "not decoded by this dissector".
 The dissector never raises an error, and stops on any packet in bounded time and memory:
 it charges elements against the reference decoder's budget (docs/schema.md section 7)
 and keeps only the sparse slots sent. Exit status: 0 written, 2 a bad schema, baseline,
@@ -63,8 +70,11 @@ local f_index = ProtoField.uint32("netser.index", "Element index")
 local f_key = ProtoField.string("netser.key", "Key")
 local f_entry = ProtoField.string("netser.entry", "Entry")
 local f_order = ProtoField.string("netser.order", "Order")
+local f_count = ProtoField.uint8("netser.predicted.count", "Baselines named")
+local f_range_body = ProtoField.string("netser.range_body", "Range-coded body")
 netser.fields = { f_root, f_member, f_value, f_raw, f_offset, f_width, f_crc, f_end, f_kind, f_sequence, f_baseline,
-                  f_fingerprint, f_changed, f_difference, f_code, f_elements, f_index, f_key, f_entry, f_order }
+                  f_fingerprint, f_changed, f_difference, f_code, f_elements, f_index, f_key, f_entry, f_order, f_count,
+                  f_range_body }
 local e_malformed = ProtoExpert.new("netser.malformed", "Malformed netser packet",
                                     expert.group.MALFORMED, expert.severity.ERROR)
 local e_bad_crc = ProtoExpert.new("netser.bad_crc", "netser CRC mismatch",
@@ -1684,6 +1694,60 @@ local frame_baselines, frame_fingerprints = {}, {}
 
 local function hex32(v) return string.format("0x%08x", v) end
 
+-- A predicted delta packet (docs/wire_format.md "Predicted delta packets", "Range-coded
+-- packets"): the header (sequence, count - 1, the baselines newest first, the CRC-32 of
+-- their fingerprints), then the delta against the prediction from those baselines. The
+-- dissector does not compute predictions: a bit-packed body's changes are shown without
+-- values (as a delta packet's whose baseline is not in the capture), up to where the wire
+-- needs the prediction's values; a range-coded body is shown as bytes, not decoded.
+local function dissect_predicted(ctx, r, top, n, kind, prior, header)
+  local start = r.pos
+  local sat = r.pos
+  header.sequence = r:read(16, "")
+  add_at(ctx, top, f_sequence, sat, r.pos, header.sequence)
+  local cat = r.pos
+  local count = r:read(2, "") + 1
+  add_at(ctx, top, f_count, cat, r.pos, count)
+  if count > 3 then fail("out_of_range", cat, "") end
+  for i = 1, count do
+    local bat = r.pos
+    header.baselines[i] = r:read(16, "")
+    add_at(ctx, top, f_baseline, bat, r.pos, header.baselines[i])
+  end
+  local fat = r.pos
+  header.fingerprint = r:read(32, "")
+  add_at(ctx, top, f_fingerprint, fat, r.pos, header.fingerprint):append_text(" (of the baselines' fingerprints)")
+  if kind == "range" then r:align("") end -- the coder's bytes start at a byte
+  -- A packet is never numbered 0 (the initial baseline's number). Each baseline older
+  -- than the one before it, the first older than the packet (less than 32768 back); the
+  -- initial baseline (0) is older than all, and nothing follows it.
+  if header.sequence == 0 then fail("invalid_value", 32, "") end
+  local newer = header.sequence
+  for i = 1, count do
+    local b = header.baselines[i]
+    local gap = (newer - b) % 65536
+    if (i > 1 and newer == 0) or (b ~= 0 and (gap < 1 or gap > 32767)) then
+      fail("invalid_value", 32 + 18 + 16 * (i - 1), "")
+    end
+    newer = b
+  end
+  local names = table.concat(header.baselines, ", ")
+  if kind == "range" then
+    local first = r.pos
+    local item = add_at(ctx, top, f_range_body, first, 8 * n,
+                        string.format("%d bytes: not decoded by this dissector", n - first / 8))
+    item:set_text(string.format("Range-coded body (%d bytes, models from the %s): not decoded by this dissector " ..
+                                "(the delta against the prediction from baselines %s)", n - first / 8, prior, names))
+    return
+  end
+  ctx.have_baseline = false
+  local body = add_at(ctx, top, f_member, r.pos, r.pos + 1, ctx.root_path)
+  body:set_text("Delta against the prediction from baselines " .. names ..
+                " (not computed by this dissector: changes only)")
+  delta_value(ctx, ctx.schema.root, r, MISSING, body, ctx.root_path, ctx.root_path)
+  end_check(ctx, r, top, ctx.schema.delta_packet, r.pos - start, n)
+end
+
 local function dissect_packet(cfg, tvb, pinfo, tree)
   pinfo.cols.protocol = "netser"
   local n = tvb:len()
@@ -1706,30 +1770,48 @@ local function dissect_packet(cfg, tvb, pinfo, tree)
     if n < 4 then fail("overflow", 0, "") end
     local sent = r:read(32)
     local crc_item = top:add(f_crc, tvb(0, 4), sent)
-    local expected = {}
-    if cfg.plain then
-      local crc = packet_crc(bytes, n, cfg.protocol_id)
-      if crc == sent then kind = "plain" else expected[#expected + 1] = string.format("0x%08x (packet)", crc) end
+    -- Each kind's protocol id (a port's plain and delta schemas may differ): the first
+    -- whose CRC matches.
+    local candidates = {}
+    if cfg.plain then candidates[#candidates + 1] = { "plain", cfg.protocol_id, "packet" } end
+    if cfg.delta then
+      candidates[#candidates + 1] = { "delta", cfg.delta_protocol_id, "delta packet" }
+      candidates[#candidates + 1] = { "predicted", cfg.predicted_protocol_id, "predicted delta packet" }
+      for _, p in ipairs(cfg.range_protocol_ids) do
+        candidates[#candidates + 1] = { "range", p.id, "range-coded predicted delta packet, " .. p.prior, p.prior }
+      end
     end
-    -- Each schema's own protocol id: a port's plain and delta schemas may differ.
-    if cfg.delta and (not cfg.plain or #expected > 0) then
-      local crc = packet_crc(bytes, n, cfg.delta_protocol_id)
-      if crc == sent then kind = "delta" else expected[#expected + 1] = string.format("0x%08x (delta packet)", crc) end
+    local expected, label, prior = {}, nil, nil
+    kind = nil
+    for _, c in ipairs(candidates) do
+      local crc = packet_crc(bytes, n, c[2])
+      if crc == sent then
+        kind, label, prior = c[1], c[3], c[4]
+        break
+      end
+      expected[#expected + 1] = string.format("0x%08x (%s)", crc, c[3])
     end
-    if #expected == (cfg.plain and 1 or 0) + (cfg.delta and 1 or 0) then
+    if kind == nil then
+      kind = "plain"
       local text = table.concat(expected, " or ")
       crc_item:append_text(" [expected " .. text .. "]")
       crc_item:add_proto_expert_info(e_bad_crc, string.format("bad_crc at bit 0: 0x%08x, expected %s", sent, text))
       fail("bad_crc", 0, "")
     end
-    crc_item:append_text(" [correct" .. (kind == "delta" and ", delta packet" or "") .. "]")
-    if kind == "delta" then
+    crc_item:append_text(" [correct" .. (kind ~= "plain" and (", " .. label) or "") .. "]")
+    if kind ~= "plain" then
       root_path = cfg.delta.root_name or "root"
       ctx.root_path = root_path
       top:set_text("netser " .. root_path)
     end
     show_root()
-    top:add(f_kind, kind)
+    top:add(f_kind, ({ predicted = "predicted delta", range = "predicted delta, range-coded" })[kind] or kind)
+    if kind == "predicted" or kind == "range" then
+      ctx.schema = cfg.delta
+      header = { predicted = kind, baselines = {} }
+      dissect_predicted(ctx, r, top, n, kind, prior, header)
+      return
+    end
     local start = r.pos
     if kind == "plain" then
       ctx.schema = cfg.plain
@@ -1788,7 +1870,10 @@ local function dissect_packet(cfg, tvb, pinfo, tree)
   show_root() -- a packet refused before its kind is known: the port's first schema
   local what = "netser " .. root_path
   if header then
-    if header.sequence and header.baseline then
+    if header.predicted and header.sequence and #header.baselines > 0 then
+      what = what .. " predicted " .. header.sequence .. " from " .. table.concat(header.baselines, ", ") ..
+             (header.predicted == "range" and " (range-coded)" or "")
+    elseif header.sequence and header.baseline then
       what = what .. " delta " .. header.sequence .. " against " .. header.baseline
     end
   end
@@ -1798,6 +1883,15 @@ local function dissect_packet(cfg, tvb, pinfo, tree)
       if err.code == "baseline_mismatch" then
         text = text .. err.detail
         top:add_proto_expert_info(e_mismatch, text)
+      elseif err.code == "missing_baseline" and header.predicted then
+        text = "the prediction from baselines " .. table.concat(header.baselines, ", ") ..
+               " is not computed by this dissector: changes shown up to bit " .. err.bit ..
+               (err.path ~= "" and (" (" .. err.path .. ")") or "")
+        top:add_proto_expert_info(e_missing, text)
+        if err.bit < 8 * n then
+          local rest = add_at(ctx, top, f_member, err.bit, 8 * n, root_path)
+          rest:set_text("Not decoded without the prediction: " .. (n - floor(err.bit / 8)) .. " bytes")
+        end
       elseif err.code == "missing_baseline" then
         text = "baseline " .. header.baseline .. " is not in the capture: changes shown up to bit " .. err.bit ..
                (err.path ~= "" and (" (" .. err.path .. ")") or "")
@@ -1954,9 +2048,11 @@ def with_reset_states(schema):
     return schema
 
 
-def generate(ports, protocol_ids, delta_ports=(), baselines=()):
+def generate(ports, protocol_ids, delta_ports=(), baselines=(), priors=None):
     """ports, delta_ports: (port, schema) of plain and of delta packets; baselines:
-    (port, sequence, decoded value) the dissector starts with."""
+    (port, sequence, decoded value) the dissector starts with; priors: {port: [(name,
+    RangePrior)]}, the trained priors whose range-coded packets a delta port may carry."""
+    priors = priors or {}
     runtime = RUNTIME.replace("$BUDGET_FLOOR", str(dec.BUDGET_FLOOR))
     runtime = runtime.replace("$BUDGET_PER_BYTE", str(dec.BUDGET_PER_BYTE))
     out = [runtime, "\n-- ---- the schemas --------------------------------------------------------------\n",
@@ -2003,7 +2099,16 @@ def generate(ports, protocol_ids, delta_ports=(), baselines=()):
             fields.append("plain = " + lua_value(cfg["plain"]))
         if "delta" in cfg:
             salt = int(cfg["delta"]["delta_packet"]["protocol_id"]["salt"])
-            fields.append(f"delta_protocol_id = {protocol_ids.get(port, int(cfg['delta']['schema_hash'])) ^ salt}")
+            base_id = protocol_ids.get(port, int(cfg["delta"]["schema_hash"]))
+            fields.append(f"delta_protocol_id = {base_id ^ salt}")
+            # Predicted delta packets (the salts of docs/wire_format.md; the schema does not
+            # list them), range-coded ones with the library default prior or a --prior's.
+            predicted = base_id ^ dec.PREDICTED_DELTA_PACKET_SALT
+            fields.append(f"predicted_protocol_id = {predicted}")
+            ranged = [("library default prior", dec.RangePrior())] + list(priors.get(port, []))
+            fields.append("range_protocol_ids = {" + ", ".join(
+                f"{{id = {predicted ^ dec.RANGE_CODED_PACKET_SALT ^ prior.fingerprint}, prior = {lua_string(name)}}}"
+                for name, prior in ranged) + "}")
             fields.append("delta = " + lua_value(with_reset_states(cfg["delta"])))
         fields.append("store = {" + ", ".join(seeds.get(port, [])) + "}")
         fields.append("fingerprints = {" + ", ".join(fingerprints.get(port, [])) + "}")
@@ -2040,6 +2145,9 @@ def main(argv=None):
     p.add_argument("--protocol-id", action="append", default=[], metavar="PORT=ID",
                    help="the protocol id of a port's packets (default: the schema hash; delta packets use it XOR "
                         "the delta salt)")
+    p.add_argument("--prior", action="append", default=[], metavar="PORT=PRIOR.hpp",
+                   help="a trained prior (the header delta_recording --write-prior writes) whose range-coded "
+                        "predicted delta packets a delta port carries: they are recognised by its fingerprint")
     p.add_argument("-o", "--output", default="-", help="the Lua file (default: stdout)")
     args = p.parse_args(argv)
     if not args.port and not args.delta_port:
@@ -2065,7 +2173,13 @@ def main(argv=None):
                 ids[port] = dec.protocol_id(value)
             except argparse.ArgumentTypeError as e:
                 raise dec.InputError(f"--protocol-id {spec}: {e}") from None
-        lua = generate(ports, ids, delta_ports, baselines)
+        priors = {}
+        for spec in args.prior:
+            port, path = port_and_file(spec, "--prior", "PRIOR.hpp")
+            if port not in {p for p, _ in delta_ports}:
+                raise dec.InputError(f"--prior {spec}: the port carries no delta packets")
+            priors.setdefault(port, []).append((f"trained prior {os.path.basename(path)}", dec.read_prior(path)))
+        lua = generate(ports, ids, delta_ports, baselines, priors)
         if args.output == "-":
             sys.stdout.flush()
             sys.stdout.buffer.write(lua.encode("utf-8"))

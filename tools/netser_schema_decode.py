@@ -7,6 +7,8 @@ that the tests that compare it with netser's own reader check the documents too.
     netser_schema_decode.py SCHEMA.json PACKET_FILE [--payload] [--protocol-id ID]
     netser_schema_decode.py SCHEMA.json --hex "A5 06" --payload
     netser_schema_decode.py SCHEMA.json --delta --hex "..." [--payload] [--baseline BASE.json]
+    netser_schema_decode.py SCHEMA.json --predicted --hex "..." [--range | --prior PRIOR.hpp]
+                            [--baseline B0.json [--baseline B1.json [--baseline B2.json]]]
 
 Prints {"ok": true, "value": ..., "bits": N} or
 {"ok": false, "error": "out_of_range", "bit": 42, "path": "Player.inventory[3]"}.
@@ -17,14 +19,26 @@ field of the delta in wire order: changed bits, differences, element lists), and
 the packet's baseline fingerprint against the baseline's (written back in its plain
 encoding: "fingerprint": "checked", or baseline_mismatch at bit 64 as netser's reader). Without a baseline it stops with
 missing_baseline where the wire depends on the baseline's value (docs/schema.md 9).
+--predicted reads a predicted delta packet (docs/wire_format.md "Prediction", "Predicted
+delta packets"), bit-packed, or range-coded with --range (the library default prior) or
+--prior (a trained prior, the header delta_recording --write-prior writes): given the
+baselines the header names (newest first) it checks their combined fingerprint, builds
+the prediction (the predict_linear attributes of the schema) and applies the delta to it
+("prediction", "value"); without them it stops with missing_baseline where the wire
+depends on their values. A range-coded body is decoded with tools/range_coder_reference.py
+and the contexts of "Range-coded packets"; its end check is the coder's.
 A read makes at most 2^20 elements plus 1024 per byte of the packet (docs/schema.md
-section 7, "Element budget"): past that, too_large, as past netser's allocation budget.
+section 7, "Element budget"): past that, too_large, as past netser's allocation budget
+(a range-coded body charges every element, as netser's range reader does: its bits pay
+for none).
 Exit status: 0 decoded, 1 refused, 2 a bad schema, baseline, input file or usage (one
 line on stderr). Standard library only.
 """
 import argparse
+import itertools
 import json
 import math
+import os
 import re
 import struct
 import sys
@@ -149,6 +163,222 @@ class BitReader:
         start = self.pos // 8
         self.pos += 8 * n
         return self.data[start:start + n]
+
+    # Where the walk is: a range-coded body's contexts come from it (RangeReader); the
+    # bits of a bit-packed one do not.
+    range_coded = False
+
+    def enter_member(self, name):
+        pass
+
+    def enter_element(self):
+        pass
+
+    def enter_index(self):
+        pass
+
+    def enter_alternative(self, name):
+        pass
+
+    def leave(self):
+        pass
+
+
+# ---- range-coded bodies (wire_format.md "Range-coded packets", "Contexts") ----------------
+# The coder is tools/range_coder_reference.py's (its own model of "Range coder"); the
+# contexts are here. A RangeReader reads the calls the bit-packed walk reads, one
+# process_bits call per read(n), each call's bits through the models of its context slot.
+
+RANGE_ROOT_KEY = 0x811C9DC5
+RANGE_MAX_DEPTH = 64  # frames 0 (the root) to 63 are kept; deeper calls use frame 63
+RANGE_SLOT_BITS = 12
+RANGE_MODELS = 32
+
+
+def fnv1a32(data):
+    h = 0x811C9DC5
+    for b in data:
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def range_mix(a, b):
+    x = ((a ^ b) * 0x9E3779B1) & 0xFFFFFFFF
+    return x ^ (x >> 15)
+
+
+RANGE_ELEMENT_HASH = fnv1a32(b"[]")
+RANGE_INDEX_HASH = fnv1a32(b"index()")
+RANGE_ALTERNATIVE_HASH = fnv1a32(b"<>")
+
+
+def range_coder():
+    """tools/range_coder_reference.py, imported beside this file (no __pycache__ left)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    saved = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        import range_coder_reference
+    finally:
+        sys.dont_write_bytecode = saved
+    return range_coder_reference
+
+
+class RangeContexts:
+    """The frames of the walk and the models of each context slot (wire_format.md
+    "Contexts"). prior: a RangePrior (None: the library default); a slot without an
+    entry starts at p0 = 1/2, count 0, the first time the packet uses it."""
+
+    def __init__(self, prior, rc):
+        self.rc = rc
+        self.prior = prior or RangePrior()
+        self.slots = {}
+        self.frames = [[RANGE_ROOT_KEY, 0, 16, 0, 0, 0]] + [None] * (RANGE_MAX_DEPTH - 1)
+        self.depth = 0  # frame: key, place, history, calls, last, last_bit
+
+    def enter(self, h):
+        if self.depth + 1 < RANGE_MAX_DEPTH:
+            parent = self.frames[self.depth]
+            self.frames[self.depth + 1] = [range_mix(parent[0], h), 0, 16 | parent[4], 0, 0, 0]
+        self.depth += 1
+
+    def leave(self):
+        if self.depth == 0:
+            return
+        self.depth -= 1
+        if self.depth + 1 < RANGE_MAX_DEPTH:
+            child, f = self.frames[self.depth + 1], self.frames[self.depth]
+            f[1] = 16
+            f[4] = min(child[3], 7) * 2 + child[5]
+            f[2] = 16 | f[4]
+            f[3] += child[3]
+
+    def models_for(self, n):
+        """The models of the next call of n bits; its place moves on."""
+        f = self.frames[min(self.depth, RANGE_MAX_DEPTH - 1)]
+        shape = min(n, 63) << 16 | (f[2] & 0xFF) << 5 | f[1]
+        slot = range_mix(f[0], shape) >> (32 - RANGE_SLOT_BITS)
+        f[1] = min(f[1] + 1, 31)
+        models = self.slots.get(slot)
+        if models is None:
+            raws = self.prior.get(slot)
+            models = [self.rc.BitProbability(raw) for raw in raws] if raws else \
+                [self.rc.BitProbability() for _ in range(RANGE_MODELS)]
+            self.slots[slot] = models
+        return models
+
+    def coded(self, n, v):
+        f = self.frames[min(self.depth, RANGE_MAX_DEPTH - 1)]
+        bit = v & 1 if n == 1 else 0
+        f[2] = (f[2] << 1 | bit) & 0xFFFFFFFF
+        f[5] = bit if n == 1 else 1
+        f[3] += 1
+
+
+class RangeReader:
+    """A range-coded body from byte `start` of data to the end, read as BitReader reads a
+    bit-packed one: pos counts logical bits (those of the calls; align moves it to a
+    multiple of 8 and codes nothing), from 8 * start. A read past what the body can hold
+    fails with overflow at the call's first bit: more bits than (bytes + 8) * 8 * 32768
+    in all, or a call after which the decoder has read more than 4 bytes past the end
+    (netser's range_read_stream)."""
+
+    range_coded = True
+
+    def __init__(self, data, start, prior=None):
+        rc = range_coder()
+        self.body = bytes(data[start:])
+        self.start = 8 * start
+        self.pos = self.start
+        self.decoder = rc.RangeDecoder(self.body, exact=False)
+        self.contexts = RangeContexts(prior, rc)
+        self.limit = (len(self.body) + 8) * 8 * 32768
+
+    def remaining(self):
+        return self.limit - (self.pos - self.start)
+
+    def read(self, n):
+        if n == 0:
+            return 0
+        if n > self.remaining():
+            raise DecodeError("overflow", self.pos)
+        models = self.contexts.models_for(n)
+        v, node = 0, 1
+        for i in range(n):
+            bit = self.decoder.decode(models[node if i < 4 else 16 + min(i - 4, 15)])
+            node = node << 1 | bit
+            v = v << 1 | bit
+        self.contexts.coded(n, v)
+        if self.decoder.bytes_consumed - len(self.body) > 4:
+            raise DecodeError("overflow", self.pos)
+        self.pos += n
+        return v
+
+    def align(self):
+        self.pos += (-self.pos) % 8
+
+    def read_bytes(self, n):
+        return bytes(self.read(8) for _ in range(n))
+
+    def ended_cleanly(self):
+        return self.decoder.ended_cleanly()
+
+    def enter_member(self, name):
+        self.contexts.enter(fnv1a32(name.encode("utf-8")))
+
+    def enter_element(self):
+        self.contexts.enter(RANGE_ELEMENT_HASH)
+
+    def enter_index(self):
+        self.contexts.enter(RANGE_INDEX_HASH)
+
+    def enter_alternative(self, name):
+        self.contexts.enter(fnv1a32(name.encode("utf-8")) ^ RANGE_ALTERNATIVE_HASH)
+
+    def leave(self):
+        self.contexts.leave()
+
+
+class RangePrior:
+    """Where a range-coded packet's models start (wire_format.md "Priors"): entries
+    [(slot, [32 raw models])] in their order (none: the library default). A slot's models
+    are those of its last entry; a slot of 4096 or more is never used. The fingerprint,
+    folded into the packet's protocol id: 0 for the default, else FNV-1a 32 over each
+    entry in order, its slot then its models, each as 4 little-endian bytes."""
+
+    def __init__(self, entries=()):
+        self.entries = list(entries)
+        self.slots = {slot: models for slot, models in self.entries}
+        data = b"".join(v.to_bytes(4, "little") for slot, models in self.entries for v in [slot] + list(models))
+        self.fingerprint = fnv1a32(data) if self.entries else 0
+
+    def get(self, slot):
+        return self.slots.get(slot)
+
+
+def read_prior(path):
+    """A trained prior: a header written by delta_recording --write-prior, entries
+    `{slot, {raw, ... 32 raws}}` in order; InputError when it holds none."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise InputError(f"prior {path}: {e.strerror or e}") from None
+    entries = []
+    for m in re.finditer(r"\{\s*(\w+)\s*,\s*\{([^{}]*)\}\s*\}", text):
+        try:
+            slot = int(m.group(1), 0)
+            raws = [int(x, 0) for x in m.group(2).split(",") if x.strip()]
+        except ValueError:
+            raws = []
+        if len(raws) != RANGE_MODELS or not 0 <= slot < 1 << 16 or any(not 0 <= x < 1 << 32 for x in raws):
+            raise InputError(f"prior {path}: entry {m.group(0)[:40]}... is not a slot and {RANGE_MODELS} models")
+        entries.append((slot, raws))
+    if not entries:
+        raise InputError(f"prior {path}: no entries {{slot, {{32 models}}}}")
+    return RangePrior(entries)
 
 
 def crc32(data, init=0xFFFFFFFF):
@@ -483,6 +713,36 @@ def check_schema(doc):
         raise SchemaError("nested too deep") from None
 
 
+# ---- prediction (wire_format.md "Prediction") ------------------------------------------
+
+PREDICTED_DELTA_PACKET_SALT = fnv1a32(b"netser predicted delta packet")
+RANGE_CODED_PACKET_SALT = fnv1a32(b"netser range-coded packet")
+
+
+def rounded_ratio(n, d):
+    """n / d (d > 0) to the nearest integer, halves away from zero."""
+    q, rest = divmod(abs(n), d)
+    if 2 * rest >= d:
+        q += 1
+    return q if n >= 0 else -q
+
+
+def predicted_code(codes, spacing, gain, max_code):
+    """P's code from the codes [c0, c1(, c2)] of the baselines, newest first; spacing
+    (ahead, span, span2), gain (numerator, denominator)."""
+    ahead, span, span2 = spacing
+    c0, c1 = codes[0], codes[1]
+    step = c0 - c1
+    if step == 0 or span == 0:
+        return c0
+    if len(codes) > 2 and span2 != 0:
+        earlier = c1 + rounded_ratio((c1 - codes[2]) * span, span2)
+        if abs(c0 - earlier) >= abs(step):
+            return c0
+    p = c0 + rounded_ratio(step * gain[0] * ahead, span * gain[1])
+    return max(0, min(max_code, p))
+
+
 # ---- the decoder -----------------------------------------------------------------------
 
 class Decoder:
@@ -677,11 +937,38 @@ class Decoder:
             raise DecodeError("invalid_value", at)
         return text
 
-    def _elements(self, r, count, element):
+    def _elements(self, r, count, element, framed=True):
         out = []
         for i in range(count):
-            out.append(self._at(f"[{i}]", self.node, r, element))
+            if framed:
+                r.enter_element()
+            try:
+                out.append(self._at(f"[{i}]", self.node, r, element))
+            finally:
+                if framed:
+                    r.leave()
         return out
+
+    def _value_node(self, n):
+        """Whether netser sends n with a value encoding (a fixed-width code, a string, or
+        a vector of those): a vector of them is a sequence, whose elements are no frames
+        of a range-coded walk."""
+        n = self._target(n)
+        kind = n["kind"]
+        if kind in ("bool", "int", "float", "enum"):
+            return "common" not in n and not n.get("finite")
+        if kind == "string":
+            return True
+        return kind == "vector" and self._sequence(n)
+
+    def _sequence(self, n):
+        element = self._target(n["element"])
+        return element["kind"] != "bool" and self._value_node(element)
+
+    def _framed(self, n):
+        """Whether a vector's elements are frames of a range-coded walk: not a vector of
+        bools nor a sequence of value encodings (netser's vector_encoding)."""
+        return self._target(n["element"])["kind"] != "bool" and not self._sequence(n)
 
     def node_array(self, r, n):
         return self._elements(r, integer(n["length"]), n["element"])
@@ -694,12 +981,12 @@ class Decoder:
         min_bits = integer(n.get("element_min_bits", 0))
         if min_bits and count > r.remaining() // min_bits:
             raise DecodeError("overflow", at)
-        if not min_bits:  # elements of no bits: the packet does not bound them
+        if not min_bits or r.range_coded:  # elements of no bits, or likely bits: not bounded
             self._charge(count, at)
         return count
 
     def node_vector(self, r, n):
-        return self._elements(r, self._count(r, n), n["element"])
+        return self._elements(r, self._count(r, n), n["element"], self._framed(n))
 
     def node_set(self, r, n):
         return self._keyed(r, n, lambda: self.node(r, n["element"]))
@@ -728,16 +1015,31 @@ class Decoder:
             return None
         return self.node(r, n["value"])
 
+    def _variant_index(self, r, n):
+        r.enter_index()
+        try:
+            return r.read(integer(n["index_bits"]))
+        finally:
+            r.leave()
+
+    def _alternative(self, r, alt, fn, *args):
+        """fn(*args) in the alternative's frame (named as netser names it: the schema's
+        "Cargo#2", a second struct described as Cargo, is "Cargo")."""
+        r.enter_alternative(alt["name"].split("#")[0])
+        try:
+            return fn(*args)
+        finally:
+            r.leave()
+
     def node_variant(self, r, n):
         at = r.pos
-        index = r.read(integer(n["index_bits"]))
+        index = self._variant_index(r, n)
         alternatives = n["alternatives"]
         if index >= len(alternatives):
             raise DecodeError("invalid_value", at)
         alt = alternatives[index]
-        # An error inside names the alternative as netser does: "body<Join>.name" (the
-        # schema's "Cargo#2", a second struct described as Cargo, is "Cargo" there).
-        value = self._at(f"<{alt['name'].split('#')[0]}>", self.node, r, alt["encoding"])
+        # An error inside names the alternative as netser does: "body<Join>.name".
+        value = self._at(f"<{alt['name'].split('#')[0]}>", self._alternative, r, alt, self.node, r, alt["encoding"])
         return {"index": index, "alternative": alt["name"], "value": value}
 
     def _relative_index(self, r, previous, size, path=None):
@@ -829,7 +1131,11 @@ class Decoder:
     def _member(self, r, m):
         if m.get("check") is not None:
             self._member_check(r, m)
-        return self.node(r, m["encoding"])
+        r.enter_member(m["name"])
+        try:
+            return self.node(r, m["encoding"])
+        finally:
+            r.leave()
 
     def _member_check(self, r, m):
         at = r.pos
@@ -912,6 +1218,170 @@ class Decoder:
             self.fingerprint = "mismatch"
             raise DecodeError("baseline_mismatch", at)
         self.fingerprint = "checked"
+
+    # ---- predicted delta packets (wire_format.md "Prediction", "Predicted delta packets",
+    # "Range-coded packets") ------------------------------------------------------------
+
+    def decode_predicted_packet(self, data, protocol_id=None, baselines=None, prior=None):
+        """A predicted delta packet: CRC over the protocol id XOR the predicted salt (XOR
+        the range salt and the prior's fingerprint when prior, a RangePrior, is given: a
+        range-coded body, models from prior; RangePrior() the library default), the header, the delta body against the prediction from
+        `baselines` (the values the header names, newest first; None: not given, the walk
+        stops with missing_baseline where the wire depends on them), the end check.
+        Returns (header, applied value or MISSING, payload bits: the logical bits after
+        the CRC). self.header, self.prediction and self.changes hold what was read, also
+        after a DecodeError."""
+        range_coded = prior is not None
+        if protocol_id is None:
+            protocol_id = integer(self.schema["packet"]["protocol_id"]["value"])
+        ident = protocol_id ^ PREDICTED_DELTA_PACKET_SALT ^ \
+            (RANGE_CODED_PACKET_SALT ^ prior.fingerprint if range_coded else 0)
+        self.header, self.changes, self.fingerprint, self.prediction = None, [], None, MISSING
+        if len(data) < 4:
+            raise DecodeError("overflow", 0)
+        if int.from_bytes(data[0:4], "little") != crc32(ident.to_bytes(4, "little") + bytes(data[4:])):
+            raise DecodeError("bad_crc", 0)
+        r = BitReader(data, 32)
+        header = {"sequence": r.read(16)}
+        at = r.pos
+        count = r.read(2) + 1
+        if count > 3:
+            raise DecodeError("out_of_range", at)
+        header["baselines"] = [r.read(16) for _ in range(count)]
+        fingerprint_at = r.pos
+        header["baseline_fingerprint"] = r.read(32)
+        self.header = header
+        if range_coded:
+            r.align()  # the coder's bytes start at a byte
+        if header["sequence"] == 0:  # the initial baseline's number, never a snapshot's
+            raise DecodeError("invalid_value", 32)
+        newer, gaps = header["sequence"], []
+        for i, b in enumerate(header["baselines"]):
+            # Each older than the one before, the first than the packet (less than 32768
+            # steps back); the initial baseline (0) is older than all, and nothing follows it.
+            gap = (newer - b) & 0xFFFF
+            if (i > 0 and newer == 0) or (b != 0 and not 1 <= gap <= 32767):
+                raise DecodeError("invalid_value", 32 + 18 + 16 * i)
+            gaps.append(gap)
+            newer = b
+        spacing = (gaps + [0, 0])[:3]
+        if baselines is not None:
+            if len(baselines) != count:
+                raise InputError(f"the packet names {count} baseline(s) ({', '.join(map(str, header['baselines']))}); "
+                                 f"{len(baselines)} given")
+            self._check_fingerprints(baselines, header["baseline_fingerprint"], fingerprint_at)
+            self.inline_stack = []
+            self.prediction = self.predicted(self.schema["root"], baselines, spacing)
+        self._start(len(data))
+        if range_coded:
+            r = RangeReader(data, r.pos // 8, prior)
+        value = self._delta_value(r, self.schema["root"], self.prediction, self.root_name or "")
+        if range_coded:
+            if not r.ended_cleanly():
+                raise DecodeError("check_failed", r.pos)
+            payload_bits = r.pos - 32
+        else:
+            payload_bits = r.pos - 32
+            self._end_check(r, self.schema["packet"]["end_check"], payload_bits, len(data))
+        return header, (MISSING if baselines is None else value), payload_bits
+
+    def _check_fingerprints(self, baselines, sent, at):
+        """The packet's fingerprint: the CRC-32 of the baselines' fingerprints (4 little-endian
+        bytes each, in the packet's order). Each baseline may have up to three (its hash
+        tables in one order or another): any combination that gives `sent` passes."""
+        try:
+            each = [self.baseline_fingerprints(b) for b in baselines]
+        except NotEncodable as e:
+            self.fingerprint = f"not checked: {e}"
+            return
+        for combination in itertools.product(*each):
+            if crc32(b"".join(f.to_bytes(4, "little") for f in combination)) == sent:
+                self.fingerprint = "checked"
+                return
+        self.fingerprint = "mismatch"
+        raise DecodeError("baseline_mismatch", at)
+
+    def predicted(self, n, b, spacing, gain=(1, 1), active=False):
+        """The prediction P of a value of node n from its values b = [b0, b1(, b2)] in the
+        baselines, newest first (wire_format.md "Prediction"): b0, but the codes a
+        predict_linear reaches (active), extrapolated with `gain`."""
+        n = self._target(n)
+        kind = n["kind"]
+        b0 = b[0]
+        if len(b) < 2 or spacing[1] == 0:
+            return b0
+        if kind in ("int", "float"):
+            if not active or not self._predictable(n):
+                return b0
+            try:
+                codes = [self._code_of(n, v, 0, "") for v in b]
+            except DecodeError:
+                return b0  # a baseline value without a code predicts nothing
+            code = predicted_code(codes, spacing, gain, self._max_code(n))
+            return self._value_of(n, code, 0, "")
+        if kind == "user_attribute" and n.get("tag") == "smallest_three":
+            if not active:
+                return b0
+            try:
+                fields = [self._smallest_three_fields(n, v, 0, "") for v in b]
+            except DecodeError:
+                return b0
+            if any(f[0] != fields[0][0] for f in fields):
+                return b0  # the baselines' largest components differ
+            max_int = integer(n["quantization"]["max_int"])
+            codes = [predicted_code([f[1][k] for f in fields], spacing, gain, max_int) for k in range(3)]
+            return self._smallest_three_decode(n, fields[0][0], codes)
+        if kind == "struct":
+            definition = n if "members" in n else self.types[n["name"]]
+            inline = "members" in n
+            if inline:
+                self.inline_stack.append(n)
+            try:
+                out = dict(b0)
+                for base in definition["bases"]:
+                    out.update(self.predicted(base, b, spacing, gain, active))
+                for m in definition["members"]:
+                    if m.get("skip") or "encoding" not in m:
+                        continue
+                    cond = m.get("only_if")
+                    if cond is not None and not all(v.get(cond["member"]) is True for v in b):
+                        continue  # some baseline did not send it
+                    if not all(m["name"] in v for v in b):
+                        continue
+                    mgain, mactive = gain, active
+                    for attr in m.get("attributes", ()):
+                        if attr.get("attr") == "predict_linear":
+                            mgain, mactive = (integer(attr["numerator"]), integer(attr["denominator"])), True
+                    out[m["name"]] = self.predicted(m["encoding"], [v[m["name"]] for v in b], spacing, mgain, mactive)
+                return out
+            finally:
+                if inline:
+                    self.inline_stack.pop()
+        if kind == "vector" and n.get("delta_body", {}).get("form") == "keyed":
+            return b0  # a keyed vector (by key, not by position)
+        if kind == "vector" and self._sequence(n) and self._target(n["element"])["kind"] not in ("int", "float"):
+            return b0  # a sequence of other value encodings (strings, vectors of codes): none
+        if kind in ("array", "vector"):
+            common = min(len(v) for v in b)  # by position, as far as every baseline has elements
+            return [self.predicted(n["element"], [v[i] for v in b], spacing, gain, active) for i in range(common)] + \
+                list(b0[common:])
+        return b0  # bools, enums, strings, optionals, variants, maps, keyed and sparse containers...
+
+    @staticmethod
+    def _predictable(n):
+        """Codes a prediction extrapolates: integers with range or bits and quantized floats
+        (no common values), of at most 32 bits."""
+        if "common" in n or integer(n["bits"]) > 32:
+            return False
+        return n["encoding"] in ("range", "bits") if n["kind"] == "int" else n["encoding"] == "quantize"
+
+    @staticmethod
+    def _max_code(n):
+        if n["kind"] == "float":
+            return integer(n["max_int"])
+        if n["encoding"] == "range":
+            return integer(n["max"]) - integer(n["min"])
+        return (1 << integer(n["bits"])) - 1
 
     def _change(self, field, path, at, end, **more):
         item = {"path": path, "bit": at, "bits": end - at, "field": field}
@@ -1171,12 +1641,16 @@ class Decoder:
                 found.append((k, kind, amount))
         if base is MISSING:
             return MISSING
-        largest, codes = self._smallest_three_fields(n, base, at, path)
+        largest, codes = self._smallest_three_written(n, base, at, path)
         max_int = integer(n["quantization"]["max_int"])
         for k, kind, amount in found:
             codes[k] = amount if kind == "code" else codes[k] + amount
             if not 0 <= codes[k] <= max_int:
                 raise DecodeError("out_of_range", at, path)
+        return self._smallest_three_decode(n, largest, codes)
+
+    def _smallest_three_decode(self, n, largest, codes):
+        """The rotation fields read as: the three, then the largest rebuilt."""
         c = [0.0] * 4
         others = [i for i in range(4) if i != largest]
         total = 0.0
@@ -1185,6 +1659,18 @@ class Decoder:
             total = f32(total + f32(c[i] * c[i]))
         self._rebuild(c, largest, total)
         return self._components(n, c)
+
+    def _smallest_three_written(self, n, v, at, path):
+        """The fields netser's writer gives a rotation (its delta's baseline fields): the
+        plain fields when they are a fixed point, as those of every rotation a reader
+        decoded are. Near a tie the writer searches for other fields (docs/game_encodings.md),
+        which this tool does not model: unsupported (only a prediction can be such a
+        rotation)."""
+        largest, codes = self._smallest_three_fields(n, v, at, path)
+        again = self._smallest_three_fields(n, self._smallest_three_decode(n, largest, codes), at, path)
+        if again != (largest, codes):
+            raise DecodeError("unsupported", at, path)
+        return largest, codes
 
     # -- element lists: changed bits or relative indices ------------------------------
 
@@ -1219,16 +1705,17 @@ class Decoder:
             body(current, p)
             previous = current
 
-    def _element_list(self, r, count, element, base, path, body=None):
+    def _element_list(self, r, count, element, base, path, body=None, framed=True):
         """The `count` elements both sides have, as changed elements; each changed one's
-        delta body (or body(value node, baseline element, path), a slot's)."""
+        delta body (or body(value node, baseline element, path), a slot's), in an
+        element's frame when `framed`."""
         body = body or self._delta_body
         out = [MISSING] * count
         if base is not MISSING:
             out = list(base[:count])
 
         def changed(i, p):
-            out[i] = body(r, element, MISSING if base is MISSING else base[i], p)
+            out[i] = self._framed_call(r, framed, body, r, element, MISSING if base is MISSING else base[i], p)
 
         def unchanged(i, item):
             if base is not MISSING and not isinstance(base[i], (dict, list)):
@@ -1236,6 +1723,17 @@ class Decoder:
 
         self._changed_elements(r, count, path, changed, unchanged)
         return out
+
+    @staticmethod
+    def _framed_call(r, framed, fn, *args):
+        """fn(*args), in an element's frame when `framed` (a range-coded walk's contexts)."""
+        if not framed:
+            return fn(*args)
+        r.enter_element()
+        try:
+            return fn(*args)
+        finally:
+            r.leave()
 
     def _delta_elements(self, r, n, base, path):
         return self._element_list(r, integer(n["length"]), n["element"], base, path)
@@ -1266,18 +1764,19 @@ class Decoder:
         if count > len(base):  # the new elements (the baseline's are the reader's own)
             if min_bits and count - len(base) > r.remaining() // min_bits:
                 raise DecodeError("overflow", at, path)
-            if not min_bits:
+            if not min_bits or r.range_coded:
                 self._charge(count - len(base), at, path)
         both = min(count, len(base))
         body = self._present_body if slots else None
-        out = self._element_list(r, both, n["element"], base, path, body) if both else []
+        framed = not slots and self._framed(n)
+        out = self._element_list(r, both, n["element"], base, path, body, framed) if both else []
         for i in range(both, count):
             p = join(path, f"[{i}]")
             if slots:
                 out.append(self._present_body(r, n["element"], None, p))
                 continue
             bit = r.pos
-            value = self._plain_at(r, n["element"], p)
+            value = self._framed_call(r, framed, self._plain_at, r, n["element"], p)
             self._change("plain", p, bit, r.pos, value=value)
             out.append(value)
         return out
@@ -1304,8 +1803,9 @@ class Decoder:
     # -- keyed deltas: maps, sets and keyed vectors by key, sparse arrays by slot --------
 
     def _delta_slots(self, r, n, base, path):
-        """A sparse array by slot: its slots as changed elements, each a `_present_body`."""
-        return self._element_list(r, integer(n["length"]), n["element"], base, path, self._present_body)
+        """A sparse array by slot: its slots as changed elements, each a `_present_body`
+        (no element frames)."""
+        return self._element_list(r, integer(n["length"]), n["element"], base, path, self._present_body, False)
 
     def _delta_vector_slots(self, r, n, base, path):
         return self._delta_vector(r, n, base, path, slots=True)
@@ -1371,7 +1871,7 @@ class Decoder:
             removed = self._read_at(r, 1, p) == 1
             self._change("entry", p, bit, r.pos, key=key, removed=removed)
             if not removed:
-                result[ref_codes[j]] = [key, self._delta_body(r, n["value"], ref[j][1], p)]
+                result[ref_codes[j]] = [key, self._framed_call(r, True, self._delta_body, r, n["value"], ref[j][1], p)]
 
         def unchanged(j, item):
             item["key"] = key_of(ref[j])
@@ -1418,7 +1918,7 @@ class Decoder:
             if removed:
                 changed[j] = None
                 return
-            e = self._delta_body(r, element, base[j], p)
+            e = self._framed_call(r, True, self._delta_body, r, element, base[j], p)
             try:
                 code = self._key_code(key_node, e[key], bit, p)
             except DecodeError:
@@ -1445,7 +1945,7 @@ class Decoder:
             p = join(path, f"[{kept + k}]")
             bit = r.pos
             added_at.append(bit)
-            e = self._plain_at(r, element, p)
+            e = self._framed_call(r, True, self._plain_at, r, element, p)
             self._change("plain", p, bit, r.pos, value=e, key=e[key])
             values.append(e)
             codes.append(self._key_code(key_node, e[key], bit, path))
@@ -1503,7 +2003,11 @@ class Decoder:
 
     def _delta_variant(self, r, n, base, path):
         at = r.pos
-        index = self._read_at(r, integer(n["index_bits"]), path)
+        try:
+            index = self._variant_index(r, n)
+        except DecodeError as e:
+            e.path = path
+            raise
         alternatives = n["alternatives"]
         if index >= len(alternatives):
             raise DecodeError("invalid_value", at, path)
@@ -1512,10 +2016,10 @@ class Decoder:
         self._need(base, r, path)
         try:
             if base["index"] == index:
-                value = self._delta_body(r, alt["encoding"], base["value"], path)
+                value = self._alternative(r, alt, self._delta_body, r, alt["encoding"], base["value"], path)
             else:
                 bit = r.pos
-                value = self._plain_at(r, alt["encoding"], path)
+                value = self._alternative(r, alt, self._plain_at, r, alt["encoding"], path)
                 self._change("plain", path, bit, r.pos, value=value)
         except DecodeError as e:
             # The error names the alternative as netser does (the changes keep `path`).
@@ -1588,7 +2092,11 @@ class Decoder:
                     mbase = self._reset_value(m, cond, r, mpath)
                 else:
                     raise DecodeError("missing_baseline", r.pos, mpath)  # the baseline lacks it
-                obj[m["name"]] = self._delta_value(r, m["encoding"], mbase, mpath)
+                r.enter_member(m["name"])
+                try:
+                    obj[m["name"]] = self._delta_value(r, m["encoding"], mbase, mpath)
+                finally:
+                    r.leave()
             return obj
         finally:
             if inline:
@@ -1626,8 +2134,17 @@ class Decoder:
         at = r.pos
         out = {}
         try:
-            for f in n["wire"]:
-                code = r.read(integer(f["bits"]))
+            fields = n["wire"]
+            total = sum(integer(f["bits"]) for f in fields)
+            packed = None
+            if total <= 64 and r.remaining() >= total:  # one call (the same bits, bit-packed)
+                packed = r.read(total)
+            for f in fields:
+                bits = integer(f["bits"])
+                if packed is None:
+                    code = r.read(bits)
+                else:
+                    code, packed = packed & ((1 << bits) - 1), packed >> bits
                 if code > integer(f["max_code"]):
                     raise DecodeError("out_of_range", at)
                 if f["as"] == "flag":
@@ -1689,8 +2206,8 @@ class Decoder:
 
     def _opaque(self, r, n):
         max_bits = n.get("max_bits")
-        if max_bits is None or integer(n.get("min_bits", -1)) != integer(max_bits):
-            raise DecodeError("unsupported", r.pos)
+        if max_bits is None or integer(n.get("min_bits", -1)) != integer(max_bits) or r.range_coded:
+            raise DecodeError("unsupported", r.pos)  # (range-coded: its calls are its own)
         bits = integer(max_bits)
         return {"code": r.read(bits), "bits": bits}
 
@@ -2162,7 +2679,19 @@ def decode(decoder, args, data, baseline):
     """What the command line asks: (the output, the exit status)."""
     out = {}
     try:
-        if args.delta:
+        if args.predicted:
+            prior = None if not args.range else (args.prior_entries or RangePrior())
+            header, value, bits = decoder.decode_predicted_packet(data, args.protocol_id, baseline, prior)
+            out = {"ok": True, "header": header}
+            if decoder.fingerprint is not None:
+                out["fingerprint"] = decoder.fingerprint
+            if decoder.prediction is not MISSING:
+                out["prediction"] = decoder.prediction
+            out["changes"] = decoder.changes
+            if value is not MISSING:
+                out["value"] = value
+            out["bits"] = bits
+        elif args.delta:
             if args.payload:
                 value, r = decoder.decode_delta(data, 0, baseline)
                 bits = r.pos
@@ -2184,7 +2713,13 @@ def decode(decoder, args, data, baseline):
         return out, 0
     except DecodeError as e:
         out = {"ok": False, "error": e.code, "bit": e.bit, "path": e.path}
-        if args.delta:
+        if args.predicted:
+            if getattr(decoder, "header", None) is not None:
+                out["header"] = decoder.header
+                if decoder.fingerprint is not None:
+                    out["fingerprint"] = decoder.fingerprint
+            out["changes"] = getattr(decoder, "changes", [])
+        elif args.delta:
             if getattr(decoder, "header", None) is not None and not args.payload:
                 out["header"] = decoder.header
                 if decoder.fingerprint is not None:
@@ -2205,12 +2740,31 @@ def main(argv=None):
                         "a delta packet's CRC uses it XOR the delta salt")
     p.add_argument("--delta", action="store_true",
                    help="a delta packet (with --payload: a bare serialize_delta body)")
-    p.add_argument("--baseline", help="with --delta: the baseline's decoded value (JSON), to apply the delta")
+    p.add_argument("--baseline", action="append",
+                   help="with --delta: the baseline's decoded value (JSON), to apply the delta; with "
+                        "--predicted: once per baseline the packet names, newest first")
+    p.add_argument("--predicted", action="store_true",
+                   help="a predicted delta packet (wire_format.md \"Predicted delta packets\"); its CRC uses "
+                        "the protocol id XOR the predicted salt")
+    p.add_argument("--range", action="store_true",
+                   help="with --predicted: its body is range-coded, models from the library default prior "
+                        "(the CRC's id XOR the range salt too)")
+    p.add_argument("--prior", help="with --predicted: a range-coded body whose models start from this trained "
+                                    "prior (a header written by delta_recording --write-prior); implies --range")
     args = p.parse_args(argv)
     if args.hex is None and args.packet is None:
         p.error("give a packet file or --hex")
-    if args.baseline is not None and not args.delta:
-        p.error("--baseline goes with --delta")
+    if args.baseline is not None and not (args.delta or args.predicted):
+        p.error("--baseline goes with --delta or --predicted")
+    if args.delta and args.predicted:
+        p.error("--delta and --predicted are two kinds of packet")
+    if args.delta and args.baseline is not None and len(args.baseline) > 1:
+        p.error("a delta packet has one baseline")
+    if (args.range or args.prior) and not args.predicted:
+        p.error("--range and --prior go with --predicted")
+    if args.predicted and args.payload:
+        p.error("--predicted reads whole packets")
+    args.range = args.range or args.prior is not None
     try:
         decoder = Decoder(read_schema(args.schema))
         if args.hex is not None:
@@ -2224,7 +2778,11 @@ def main(argv=None):
                     data = f.read()
             except OSError as e:
                 raise InputError(f"packet {args.packet}: {e.strerror or e}") from None
-        baseline = MISSING if args.baseline is None else load_baseline(args.baseline, decoder)
+        if args.predicted:
+            baseline = None if args.baseline is None else [load_baseline(b, decoder) for b in args.baseline]
+            args.prior_entries = None if args.prior is None else read_prior(args.prior)
+        else:
+            baseline = MISSING if args.baseline is None else load_baseline(args.baseline[0], decoder)
         out, status = decode(decoder, args, data, baseline)
     except InputError as e:
         print(f"netser_schema_decode: {e}", file=sys.stderr)

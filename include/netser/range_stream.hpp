@@ -342,18 +342,60 @@ constexpr std::size_t range_logical_bit_limit(std::size_t bytes) noexcept {
     return (bytes + 8) * 8 * 32768;
 }
 
+// What both range streams share: the models and contexts, the logical bit position,
+// alignment and the walk's hooks.
+class range_stream_base : public stream_state {
+public:
+    /// Logical alignment: the bit-packed stream's padding is implied, not coded.
+    [[nodiscard]] bool align() noexcept {
+        bits_ += static_cast<std::size_t>(align_bits());
+        return ok();
+    }
+    int align_bits() const noexcept { return static_cast<int>((8 - bits_ % 8) % 8); }
+
+    bool fail(errc code, std::size_t bit) noexcept {
+        record(code, bit);
+        return false;
+    }
+    /// Logical bits: those of the bit-packed stream.
+    std::size_t bits_processed() const noexcept { return bits_; }
+
+    // The walk's hooks (detail::profiling_stream): contexts from the description.
+    void enter_member(std::string_view name) noexcept { contexts_.enter_named(name); }
+    void enter_element() noexcept {
+        contexts_.enter(range_element_hash);
+        if (contexts_.statistics() != nullptr) contexts_.path_push("[]");
+    }
+    void enter_alternative(std::string_view name) noexcept {
+        contexts_.enter(range_name_hash(name) ^ range_alternative_hash);
+        if (contexts_.statistics() != nullptr) contexts_.path_push(std::string("<").append(name).append(">"));
+    }
+    void enter_index() noexcept {
+        contexts_.enter(range_index_hash);
+        if (contexts_.statistics() != nullptr) contexts_.path_push("index()");
+    }
+    void leave() noexcept { contexts_.leave(); }
+
+protected:
+    explicit range_stream_base(const range_prior& prior) : contexts_(*lease_, prior) {}
+
+    range_table_lease lease_;
+    range_contexts contexts_;
+    std::size_t bits_ = 0;
+};
+
 } // namespace detail
 
 /// Writes serialize / serialize_delta range-coded into a caller's buffer (never past its
 /// end: overflow). Call finish() for the packet's bytes. Logical bit positions (errors,
 /// bits_processed) are those of the bit-packed stream.
-class range_write_stream : public detail::stream_state {
+class range_write_stream : public detail::range_stream_base {
 public:
     static constexpr bool is_writing = true;
     static constexpr bool is_reading = false;
 
     explicit range_write_stream(std::span<std::byte> buffer, const range_prior& prior = default_range_prior())
-        : encoder_(buffer), contexts_(*lease_, prior), capacity_bytes_(buffer.size()) {}
+        : range_stream_base(prior), encoder_(buffer), capacity_bytes_(buffer.size()) {}
     range_write_stream(void* data, std::size_t size, const range_prior& prior = default_range_prior())
         : range_write_stream(std::span<std::byte>(static_cast<std::byte*>(data), size), prior) {}
 
@@ -377,12 +419,6 @@ public:
         bits_ += static_cast<std::size_t>(n);
         return true;
     }
-    /// Logical alignment: the bit-packed stream's padding is implied, not coded.
-    [[nodiscard]] bool align() noexcept {
-        bits_ += static_cast<std::size_t>(align_bits());
-        return ok();
-    }
-    int align_bits() const noexcept { return static_cast<int>((8 - bits_ % 8) % 8); }
     /// Bytes, one 8-bit call each.
     [[nodiscard]] bool process_bytes(const std::byte* data, std::size_t n) noexcept {
         for (std::size_t i = 0; i < n; ++i)
@@ -390,12 +426,6 @@ public:
         return true;
     }
 
-    bool fail(errc code, std::size_t bit) noexcept {
-        record(code, bit);
-        return false;
-    }
-
-    std::size_t bits_processed() const noexcept { return bits_; }
     /// Bits that may still be coded: at least one bit per byte left is certain to fit,
     /// so writers (which never rely on it for correctness) see the byte room times 8.
     std::size_t bits_remaining() const noexcept {
@@ -416,22 +446,6 @@ public:
     /// Counts every coded bit per model, for training a prior.
     void set_statistics(range_statistics* s) noexcept { contexts_.set_statistics(s); }
 
-    // The walk's hooks (detail::profiling_stream): contexts from the description.
-    void enter_member(std::string_view name) noexcept { contexts_.enter_named(name); }
-    void enter_element() noexcept {
-        contexts_.enter(detail::range_element_hash);
-        if (contexts_.statistics() != nullptr) contexts_.path_push("[]");
-    }
-    void enter_alternative(std::string_view name) noexcept {
-        contexts_.enter(detail::range_name_hash(name) ^ detail::range_alternative_hash);
-        if (contexts_.statistics() != nullptr) contexts_.path_push(std::string("<").append(name).append(">"));
-    }
-    void enter_index() noexcept {
-        contexts_.enter(detail::range_index_hash);
-        if (contexts_.statistics() != nullptr) contexts_.path_push("index()");
-    }
-    void leave() noexcept { contexts_.leave(); }
-
 private:
     std::size_t capacity() const noexcept { return capacity_bytes_; }
     void count(range_statistics& st, std::size_t model, unsigned bit) {
@@ -443,18 +457,15 @@ private:
         st.bits_by_path[contexts_.path()] += -std::log2(bit != 0 ? 1.0 - p0 : p0);
     }
 
-    detail::range_table_lease lease_;
     range_encoder encoder_;
-    detail::range_contexts contexts_;
     std::size_t capacity_bytes_;
-    std::size_t bits_ = 0;
     bool finished_ = false;
 };
 
 /// Reads what range_write_stream wrote, from a packet of `size` bytes. Reading past what
 /// the packet holds fails with overflow; end_check() tells whether the packet ended
 /// exactly where the values did.
-class range_read_stream : public detail::stream_state {
+class range_read_stream : public detail::range_stream_base {
 public:
     static constexpr bool is_writing = false;
     static constexpr bool is_reading = true;
@@ -463,7 +474,7 @@ public:
     static constexpr bool bits_pay_for_elements = false;
 
     explicit range_read_stream(std::span<const std::byte> packet, const range_prior& prior = default_range_prior())
-        : decoder_(packet), contexts_(*lease_, prior), size_(packet.size()),
+        : range_stream_base(prior), decoder_(packet), size_(packet.size()),
           limit_(detail::range_logical_bit_limit(packet.size())) {}
     range_read_stream(const void* data, std::size_t size, const range_prior& prior = default_range_prior())
         : range_read_stream(std::span<const std::byte>(static_cast<const std::byte*>(data), size), prior) {}
@@ -490,11 +501,6 @@ public:
         bits_ += static_cast<std::size_t>(n);
         return true;
     }
-    [[nodiscard]] bool align() noexcept {
-        bits_ += static_cast<std::size_t>(align_bits());
-        return ok();
-    }
-    int align_bits() const noexcept { return static_cast<int>((8 - bits_ % 8) % 8); }
     [[nodiscard]] bool process_bytes(std::byte* data, std::size_t n) noexcept {
         for (std::size_t i = 0; i < n; ++i) {
             std::uint64_t b = 0;
@@ -504,12 +510,6 @@ public:
         return true;
     }
 
-    bool fail(errc code, std::size_t bit) noexcept {
-        record(code, bit);
-        return false;
-    }
-
-    std::size_t bits_processed() const noexcept { return bits_; }
     /// A bound on the logical bits the packet can still hold (each byte can hold many).
     std::size_t bits_remaining() const noexcept { return limit_ - bits_; }
 
@@ -534,21 +534,10 @@ public:
     bool ended_cleanly() const noexcept { return ok() && decoder_.ended_cleanly(); }
     std::size_t size() const noexcept { return size_; }
 
-    void enter_member(std::string_view name) noexcept { contexts_.enter_named(name); }
-    void enter_element() noexcept { contexts_.enter(detail::range_element_hash); }
-    void enter_alternative(std::string_view name) noexcept {
-        contexts_.enter(detail::range_name_hash(name) ^ detail::range_alternative_hash);
-    }
-    void enter_index() noexcept { contexts_.enter(detail::range_index_hash); }
-    void leave() noexcept { contexts_.leave(); }
-
 private:
-    detail::range_table_lease lease_;
     range_decoder decoder_;
-    detail::range_contexts contexts_;
     std::size_t size_;
     std::size_t limit_;
-    std::size_t bits_ = 0;
     std::size_t set_allocation_ = 0; // budget + 1; 0: the default for the packet's size
     std::size_t charged_ = 0;
 };

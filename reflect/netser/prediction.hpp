@@ -142,11 +142,13 @@ std::size_t common_size(const T& out, baselines_of<T> b) noexcept {
     return n;
 }
 
+// (A std::vector<bool> holds no codes to extrapolate, and no data() to walk.)
 template <class P, class T, class Q>
 void predict_family(T& out, baselines_of<T> b, const linear_prediction& p, bool active, vector_encoding<Q>) {
-    predict_elements<without<Q, attr_kind::max_size>>(out.data(), b.b0.data(), b.b1.data(),
-                                                      b.b2 != nullptr ? b.b2->data() : nullptr,
-                                                      common_size(out, b), p, active);
+    if constexpr (!std::is_same_v<typename T::value_type, bool>)
+        predict_elements<without<Q, attr_kind::max_size>>(out.data(), b.b0.data(), b.b1.data(),
+                                                          b.b2 != nullptr ? b.b2->data() : nullptr,
+                                                          common_size(out, b), p, active);
 }
 
 template <class P, class T, class E>

@@ -36,6 +36,12 @@ struct Rot {
 };
 NETSER_STRUCT(Rot, x, y, z, w)
 
+struct Flags {
+    std::vector<bool> on;
+    int level = 0;
+};
+NETSER_STRUCT(Flags, (on, netser::max_size(8)), (level, netser::range(0, 100), netser::predict_linear))
+
 struct Inner {
     std::int32_t a = 0;
     std::uint8_t b = 0;
@@ -252,4 +258,13 @@ TEST_CASE("predict_linear changes the schema, not the plain or delta encoding", 
     REQUIRE(wa.bits_processed() == wb.bits_processed());
     const auto x = wa.finish(), y = wb.finish();
     CHECK(std::vector<std::byte>(x.begin(), x.end()) == std::vector<std::byte>(y.begin(), y.end()));
+}
+
+TEST_CASE("a value holding a std::vector<bool> is predicted too (the flags kept, the codes extrapolated)",
+          "[delta][prediction]") {
+    const pr::Flags b1{{true, false}, 10}, b0{{false, true, true}, 12};
+    pr::Flags out;
+    netser::predicted_baseline(out, {6, 1, 0}, b0, &b1);
+    CHECK(out.on == b0.on);
+    CHECK(out.level == 24);
 }

@@ -17,12 +17,14 @@
 #include <boost/crc.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace netser_fuzz {
@@ -455,24 +457,31 @@ struct predicted_expectation {
     std::vector<std::uint16_t> baselines; ///< the header's, once read
 };
 
-inline predicted_expectation expect_predicted(std::span<const std::byte> packet,
-                                              const netser::baseline_ring<Swarm>& ring) {
+// The stages before a predicted packet's body, by the documented layout: the CRC (`crc`:
+// the stored CRC must be it), the header's fields, for a range-coded packet (`padded`) the
+// zero bits to the byte, the order of the numbers, the ring's entries and the
+// fingerprint. The prediction when they pass; otherwise `out` says how the read ends.
+inline std::optional<Swarm> predicted_header_stage(std::span<const std::byte> packet,
+                                                   const netser::baseline_ring<Swarm>& ring, std::uint32_t crc,
+                                                   bool padded, predicted_expectation& out) {
     using netser::errc;
-    predicted_expectation out;
     const std::size_t bits = packet.size() * 8;
-    const auto refuse = [&](errc code, std::optional<std::size_t> bit) {
+    const auto refuse = [&](errc code, std::optional<std::size_t> bit) -> std::optional<Swarm> {
         out.code = code;
         out.bit = bit;
         out.before_body = true;
-        return out;
+        return std::nullopt;
     };
     if (packet.size() < 4) return refuse(errc::overflow, std::nullopt);
-    if (stored_crc(packet) != predicted_packet_crc<Swarm>(packet)) return refuse(errc::bad_crc, 0);
+    if (stored_crc(packet) != crc) return refuse(errc::bad_crc, 0);
     if (bits < 50) return refuse(errc::overflow, std::nullopt);
     const auto count_field = field_of(packet, 48, 2);
     if (count_field == 3) return refuse(errc::out_of_range, 48);
     const std::size_t count = static_cast<std::size_t>(count_field) + 1;
-    if (bits < predicted_body_bit(count)) return refuse(errc::overflow, std::nullopt);
+    const std::size_t body = predicted_body_bit(count);
+    if (bits < body) return refuse(errc::overflow, std::nullopt);
+    // A range-coded body starts at a byte: the bits before it are zero (invalid_value there).
+    if (padded && field_of(packet, body, (8 - body % 8) % 8) != 0) return refuse(errc::invalid_value, body);
     out.sequence = static_cast<std::uint16_t>(field_of(packet, 32, 16));
     for (std::size_t i = 0; i < count; ++i)
         out.baselines.push_back(static_cast<std::uint16_t>(field_of(packet, predicted_baseline_field(i), 16)));
@@ -489,13 +498,30 @@ inline predicted_expectation expect_predicted(std::span<const std::byte> packet,
     std::array<const Swarm*, 3> values{};
     for (std::size_t i = 0; i < count; ++i) {
         const auto* e = ring.find(out.baselines[i]);
-        if (e == nullptr) return refuse(errc::missing_baseline, predicted_body_bit(count));
+        if (e == nullptr) return refuse(errc::missing_baseline, body);
         values[i] = &e->value;
     }
     const std::span<const Swarm* const> named(values.data(), count);
     if (combined_fingerprint_by_definition(named) != field_of(packet, predicted_fingerprint_field(count), 32))
         return refuse(errc::baseline_mismatch, predicted_fingerprint_field(count));
-    const Swarm prediction = predicted_by_model(spacing_by_definition(out.sequence, out.baselines), named);
+    return predicted_by_model(spacing_by_definition(out.sequence, out.baselines), named);
+}
+
+inline predicted_expectation expect_predicted(std::span<const std::byte> packet,
+                                              const netser::baseline_ring<Swarm>& ring) {
+    using netser::errc;
+    predicted_expectation out;
+    const std::size_t bits = packet.size() * 8;
+    const auto refuse = [&](errc code, std::optional<std::size_t> bit) {
+        out.code = code;
+        out.bit = bit;
+        out.before_body = true;
+        return out;
+    };
+    const auto prediction = predicted_header_stage(
+        packet, ring, packet.size() >= 4 ? predicted_packet_crc<Swarm>(packet) : 0, false, out);
+    if (!prediction) return out;
+    const std::size_t count = out.baselines.size();
     netser::read_stream r(packet);
     for (std::size_t left = predicted_body_bit(count); left > 0;) {
         const std::size_t n = left < 32 ? left : 32;
@@ -504,7 +530,7 @@ inline predicted_expectation expect_predicted(std::span<const std::byte> packet,
         left -= n;
     }
     Swarm value{};
-    if (!netser::serialize_delta(r, value, prediction)) {
+    if (!netser::serialize_delta(r, value, *prediction)) {
         out.code = r.error().code;
         out.bit = r.error().bit;
         return out;
@@ -521,6 +547,135 @@ inline predicted_expectation expect_predicted(std::span<const std::byte> packet,
     else out.bit.reset(), out.value = std::move(value);
     return out;
 }
+
+// --- range-coded predicted packets (docs/wire_format.md, "Range-coded packets") -------
+
+/// FNV-1a 32 over a text's bytes, as check_magic is documented.
+constexpr std::uint32_t fnv1a_by_definition(std::string_view text) noexcept {
+    std::uint32_t h = 2166136261u;
+    for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+    return h;
+}
+/// range_coded_packet_salt as documented: check_magic("netser range-coded packet").
+inline constexpr std::uint32_t documented_range_salt = fnv1a_by_definition("netser range-coded packet");
+
+/// A prior's fingerprint by definition: 0 for none (the library default); else FNV-1a 32
+/// over each entry in order, its slot then its 32 models, each 4 little-endian bytes.
+inline std::uint32_t prior_fingerprint_by_definition(std::span<const netser::range_prior_entry> entries) {
+    if (entries.empty()) return 0;
+    std::uint32_t h = 2166136261u;
+    const auto word = [&h](std::uint32_t v) {
+        for (int k = 0; k < 4; ++k) h = (h ^ ((v >> (8 * k)) & 0xffu)) * 16777619u;
+    };
+    for (const auto& e : entries) {
+        word(e.slot);
+        for (const std::uint32_t m : e.models) word(m);
+    }
+    return h;
+}
+
+/// A coding of predicted packets' bodies: a prior (range-coded) and its documented
+/// fingerprint, or none (bit-packed).
+struct body_coding {
+    const netser::range_prior* prior = nullptr;
+    std::uint32_t fingerprint = 0;
+    netser::packet_options options() const {
+        netser::packet_options o;
+        o.range = prior;
+        return o;
+    }
+};
+
+/// The CRC of a range-coded predicted packet of T by definition: the protocol id is T's
+/// XOR the predicted salt XOR the range-coded salt XOR the prior's fingerprint.
+template <class T>
+std::uint32_t predicted_range_crc(std::span<const std::byte> packet, std::uint32_t prior_fingerprint) {
+    return crc_over_protocol(netser::schema_hash<T>() ^ documented_predicted_salt ^ documented_range_salt ^ prior_fingerprint,
+                             packet);
+}
+template <class T>
+void patch_predicted_range_crc(std::span<std::byte> packet, std::uint32_t prior_fingerprint) {
+    if (packet.size() >= 4) store_crc(packet, predicted_range_crc<T>(packet, prior_fingerprint));
+}
+/// The CRC of a predicted packet of T in a coding, by definition.
+template <class T>
+void patch_crc_of(std::span<std::byte> packet, const body_coding& c) {
+    if (c.prior != nullptr) patch_predicted_range_crc<T>(packet, c.fingerprint);
+    else patch_predicted_crc<T>(packet);
+}
+
+/// The byte where a range-coded packet's body starts (the header's bits, to the byte).
+constexpr std::size_t predicted_range_body_byte(std::size_t count) noexcept { return (predicted_body_bit(count) + 7) / 8; }
+
+/// What a read of a range-coded predicted packet of Swarm gives against a ring: the
+/// header's stages as expect_predicted's (the CRC of the range-coded protocol id, then
+/// zero bits to the byte), then the body, range_read_stream from that byte to the end
+/// with the prior, serialize_delta against predicted_by_model: its error at the header's
+/// bits plus its logical bit, check_failed at the body's last logical bit when the bytes
+/// are not exactly the encoder's for the values read (ended_cleanly), else the value.
+inline predicted_expectation expect_predicted_range(std::span<const std::byte> packet,
+                                                    const netser::baseline_ring<Swarm>& ring, const body_coding& c) {
+    predicted_expectation out;
+    const auto prediction = predicted_header_stage(
+        packet, ring, packet.size() >= 4 ? predicted_range_crc<Swarm>(packet, c.fingerprint) : 0, true, out);
+    if (!prediction) return out;
+    const std::size_t at = predicted_range_body_byte(out.baselines.size());
+    const exact_bytes body(packet.subspan(at));
+    netser::range_read_stream r(body.span(), *c.prior);
+    Swarm value{};
+    if (!netser::serialize_delta(r, value, *prediction)) {
+        out.code = r.error().code;
+        out.bit = 8 * at + r.error().bit;
+    } else if (!r.ended_cleanly()) {
+        out.code = netser::errc::check_failed;
+        out.bit = 8 * at + r.bits_processed();
+    } else {
+        out.value = std::move(value);
+    }
+    return out;
+}
+
+/// What a read of a predicted packet in coding `c` gives.
+inline predicted_expectation expect_predicted_in(std::span<const std::byte> packet,
+                                                 const netser::baseline_ring<Swarm>& ring, const body_coding& c) {
+    return c.prior != nullptr ? expect_predicted_range(packet, ring, c) : expect_predicted(packet, ring);
+}
+
+/// A prior trained on range-coded predicted packets of Swarm motions (each frame against
+/// the prediction from the frames 6, 7 and 8 before it, as a game acked them), and its
+/// fingerprint by definition: made once.
+struct swarm_prior {
+    std::vector<netser::range_prior_entry> entries;
+    netser::range_prior prior;
+    std::uint32_t fingerprint = 0;
+    body_coding coding() const { return {&prior, fingerprint}; }
+};
+inline const swarm_prior& trained_swarm_prior() {
+    static const swarm_prior p = [] {
+        netser::range_statistics stats;
+        std::vector<std::byte> buffer(4096);
+        for (std::uint64_t seed = 0; seed < 24; ++seed)
+            for (std::uint32_t n = 8; n < 32; ++n) {
+                const Swarm b0 = swarm_frame(seed, n - 6), b1 = swarm_frame(seed, n - 7), b2 = swarm_frame(seed, n - 8);
+                Swarm prediction;
+                netser::predicted_baseline(prediction, netser::prediction_spacing{6, 1, 1}, b0, &b1, &b2);
+                const Swarm frame = swarm_frame(seed, n);
+                netser::range_write_stream w(buffer);
+                w.set_statistics(&stats);
+                if (!netser::serialize_delta(w, frame, prediction) || w.finish().empty())
+                    finding("a Swarm frame does not range-code for training", "Swarm", &w.error());
+            }
+        swarm_prior out;
+        out.entries = netser::trained_prior_entries(stats);
+        out.prior = netser::range_prior(out.entries);
+        out.fingerprint = prior_fingerprint_by_definition(out.entries);
+        return out;
+    }();
+    return p;
+}
+
+/// The library default prior as a coding.
+inline body_coding default_range_coding() { return {&netser::default_range_prior(), 0}; }
 
 /// Bits written one at a time, least significant first (the bit packer's order), by hand.
 struct bits_by_hand {
@@ -582,6 +737,23 @@ std::vector<std::byte> predicted_packet_by_hand(const predicted_fields& f, std::
     w.put(0, (8 - w.size % 8) % 8);
     w.put(documented_end_magic ^ payload, 32);
     patch_predicted_crc<T>(w.bytes);
+    return std::move(w.bytes);
+}
+
+/// A range-coded predicted packet of T built by hand: the header's fields bit-packed, zero
+/// bits to the byte, the coder's bytes `body`, the CRC of the prior's fingerprint.
+template <class T>
+std::vector<std::byte> predicted_range_packet_by_hand(const predicted_fields& f, std::span<const std::byte> body,
+                                                      std::uint32_t prior_fingerprint) {
+    bits_by_hand w;
+    w.put(0, 32);
+    w.put(f.sequence, 16);
+    w.put(f.count_field, 2);
+    for (const std::uint16_t b : f.baselines) w.put(b, 16);
+    w.put(f.fingerprint, 32);
+    w.put(0, (8 - w.size % 8) % 8);
+    w.bytes.insert(w.bytes.end(), body.begin(), body.end());
+    patch_predicted_range_crc<T>(w.bytes, prior_fingerprint);
     return std::move(w.bytes);
 }
 

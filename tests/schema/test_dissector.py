@@ -41,6 +41,10 @@ schemas whose deltas go by key or by slot (schema_export's flips and cuts, and t
 forged ones of tests/schema/data/golden_deltas.json) are dissected in a second capture,
 each pair on a port that starts from its baseline: every verdict must be the reference
 decoder's.
+
+Predicted delta packets (predicted_export's, EXPORT_DIR/predicted/), bit-packed and
+range-coded, hostile ones among them, on two delta ports (one given the trained prior):
+check_predicted.
 """
 import json
 import os
@@ -501,6 +505,129 @@ def check_hostile_deltas(out_dir, tshark):
     return failures
 
 
+PREDICTED_PORTS = {45000: "Scene", 45001: "Crowd"}  # Scene's with its trained prior (--prior), Crowd's without
+
+
+def check_predicted(out_dir, tshark):
+    """Predicted delta packets (predicted_export's, EXPORT_DIR/predicted: bit-packed,
+    range-coded with the library default prior and with a trained one, hostile ones
+    beside them) on two delta ports, one given the trained prior (--prior) and one not.
+    The dissector must take each packet for the coding it was written in (a trained-prior
+    packet on the port without the prior: bad_crc), show the header the reference decoder
+    reads (sequence, the baselines, their combined fingerprint), flag a forged header
+    with the reference decoder's error; of a bit-packed body, show the changes the
+    reference decoder reads without the baselines, and its missing_baseline note, or its
+    error; of a range-coded body, its bytes, "not decoded", and no verdict. The number
+    of failures."""
+    pdir = os.path.join(out_dir, "predicted")
+    cases = [json.loads(line) for line in open(os.path.join(pdir, "cases.jsonl"), encoding="utf-8")]
+    lua = os.path.join(out_dir, "netser_predicted.lua")
+    args = [sys.executable, TOOL, "-o", lua, "--prior", f"45000={os.path.join(pdir, 'Scene.prior.hpp')}"]
+    schemas, ports = {}, {name: port for port, name in PREDICTED_PORTS.items()}
+    for port, name in PREDICTED_PORTS.items():
+        args += ["--delta-port", f"{port}={os.path.join(pdir, name + '.schema.json')}"]
+        schemas[name] = schemas_by_name(pdir, name)
+    subprocess.run(args, check=True)
+    pcap = os.path.join(out_dir, "predicted.pcap")
+    write_pcap(pcap, [(ports[c["type"]], dec.parse_hex(c["hex"])) for c in cases])
+    run = subprocess.run([tshark, "-X", f"lua_script:{lua}", "-r", pcap, "-T", "json"], capture_output=True, text=True)
+    if run.returncode != 0 or "Lua: Error" in run.stderr:
+        print("tshark failed on the predicted packets:", run.returncode, run.stderr[:400])
+        return 1
+    shown = json.loads(run.stdout, object_pairs_hook=pairs)
+    if len(shown) != len(cases):
+        print(f"predicted packets: {len(shown)} frames dissected, {len(cases)} written")
+        return 1
+    trained = dec.read_prior(os.path.join(pdir, "Scene.prior.hpp"))
+    failures, counts, compared = 0, {}, 0
+    for number, (case, frame) in enumerate(zip(cases, shown), 1):
+        layers = dict(dict(frame)["_source"])["layers"]
+        layer = ([v for k, v in layers if k == "netser"] or [[]])[0]
+        schema = schemas[case["type"]]
+        coding = case["name"].split()[3]  # the coding it was written in
+        data = dec.parse_hex(case["hex"])
+        prior = {"packed": None, "range": dec.RangePrior(), "trained": trained}[coding]
+        if coding == "trained" and case["type"] != "Scene":
+            prior = None  # its port has no --prior: neither coding's CRC
+        decoder = dec.Decoder(schema)
+        try:
+            if coding == "trained" and prior is None:
+                raise dec.DecodeError("bad_crc", 0)
+            decoder.decode_predicted_packet(data, None, None, prior)
+            oracle = None
+        except dec.DecodeError as e:
+            oracle = {"error": e.code, "bit": e.bit, "path": e.path}
+        experts = find(layers, "_ws.expert")
+        flagged = any(find(e, "netser.malformed") or find(e, "netser.bad_crc") for e in experts)
+        missing_note = any(find(e, "netser.missing_baseline") for e in experts)
+        h = getattr(decoder, "header", None) or {}
+        header_bits = 32 + 18 + 16 * len(h.get("baselines", ())) + 32
+        header_end = header_bits + (-header_bits % 8 if coding != "packed" else 0)  # a range-coded body at a byte
+        body_error = oracle is not None and oracle["error"] != "bad_crc" and oracle["bit"] >= header_end
+        if oracle and oracle["error"] == "bad_crc":
+            outcome = "bad_crc"
+        elif oracle and not body_error:
+            outcome = f"{coding} header {oracle['error']}"
+        elif coding != "packed":
+            outcome = f"{coding} body shown"
+        else:
+            outcome = f"packed body {oracle['error'] if oracle else 'whole'}"
+        counts[outcome] = counts.get(outcome, 0) + 1
+        problems = []
+        if oracle and oracle["error"] == "bad_crc":
+            if not find(layers, "netser.bad_crc") and not any(find(e, "netser.bad_crc") for e in experts):
+                problems.append("not flagged bad_crc")
+        else:
+            kind = "predicted delta" if coding == "packed" else "predicted delta, range-coded"
+            if (find(layers, "netser.kind") or [None])[0] != kind:
+                problems.append(f"kind {find(layers, 'netser.kind')}, not {kind}")
+            if "sequence" in h and (find(layers, "netser.delta.sequence") or [None])[0] != str(h["sequence"]):
+                problems.append(f"sequence {find(layers, 'netser.delta.sequence')}, the decoder reads {h['sequence']}")
+            if "baselines" in h and find(layers, "netser.delta.baseline") != [str(b) for b in h["baselines"]]:
+                problems.append(f"baselines {find(layers, 'netser.delta.baseline')}, the decoder reads {h['baselines']}")
+            if "baseline_fingerprint" in h and \
+                    find(layers, "netser.delta.baseline_fingerprint") != [f"0x{h['baseline_fingerprint']:08x}"]:
+                problems.append(f"fingerprint {find(layers, 'netser.delta.baseline_fingerprint')}")
+            if oracle and not body_error:  # a forged header (or one cut short)
+                if not flagged or not shows_error(layers, oracle, schema):
+                    problems.append(f"the header's error {oracle} not flagged")
+            elif coding != "packed":
+                body = find(layers, "netser.range_body")
+                if body != [f"{len(data) - header_bits // 8 - (1 if header_bits % 8 else 0)} bytes: not decoded by "
+                            "this dissector"]:
+                    problems.append(f"range-coded body shown as {body}")
+                if flagged or missing_note:
+                    problems.append(f"a range-coded body got a verdict: {find(layers, '_ws.expert.message')}")
+            else:
+                shown_changes = sorted(delta_fields(layer))
+                want_changes = sorted(decoder_changes(decoder.changes))
+                compared += len(want_changes)
+                if shown_changes != want_changes:
+                    problems.append(f"changes {shown_changes[:4]}..., the decoder reads {want_changes[:4]}...")
+                if oracle and oracle["error"] == "missing_baseline":
+                    if not missing_note or flagged:
+                        problems.append("no missing_baseline note for the prediction")
+                elif oracle:
+                    if not flagged or not shows_error(layers, oracle, schema):
+                        problems.append(f"the body's error {oracle} not flagged")
+                elif flagged or missing_note:
+                    problems.append(f"flagged: {find(layers, '_ws.expert.message')}")
+        if problems:
+            failures += 1
+            if failures <= 10:
+                print(f"predicted frame {number} ({case['name']}): {'; '.join(problems)}")
+    print(f"{len(cases)} predicted delta frames: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) +
+          f"; {compared} changes compared; {failures} failures")
+    if compared == 0:
+        failures += 1
+    for needed in ("bad_crc", "packed body missing_baseline", "range body shown", "trained body shown",
+                   "packed header out_of_range", "range header invalid_value"):
+        if not counts.get(needed):
+            failures += 1
+            print(f"no predicted frame ended with {needed}")
+    return failures
+
+
 MIXED_PORT = 44500
 
 
@@ -660,6 +787,7 @@ def main():
         failures += 1
     failures += check_hostile_deltas(out_dir, tshark)
     failures += check_mixed_port(out_dir, tshark, expected)
+    failures += check_predicted(out_dir, tshark)
     return 1 if failures else 0
 
 
