@@ -143,6 +143,8 @@ template <stream S>
     if (!s.align()) return detail::failed_from(s, at);
     if constexpr (S::is_reading) {
         if (length > s.bits_remaining() / 8) [[unlikely]] return s.fail(errc::overflow, at);
+        // Paid for by its bits on a bit-packed stream; charged where bits pay for nothing.
+        if (!charge_allocation(s, static_cast<std::size_t>(length), 1, 8, at)) return false;
         v.resize(static_cast<std::size_t>(length));
         if (!s.process_bytes(reinterpret_cast<std::byte*>(v.data()), v.size())) return detail::failed_from(s, at);
         if (checked && !is_valid_string(v)) [[unlikely]] {

@@ -175,10 +175,18 @@ packet_write_result write_predicted(Buffer& buffer, std::uint16_t sequence, cons
         const auto header = [&](write_stream& w) { return serialize_predicted_header(w, h, f); };
         const auto body = [&](range_write_stream& r) { return serialize_delta(r, msg, scratch); };
         if constexpr (std::is_same_v<Buffer, std::vector<std::byte>>) {
-            buffer.resize(max_predicted_delta_packet_bytes<T>() + 16); // the coder's worst case is a few bytes above
-            const packet_write_result r = write_range_framed(buffer, predicted_protocol_id_of<T>(options), options, header, body);
-            buffer.resize(r.bytes.size());
-            return {std::span<const std::byte>(buffer), r.error};
+            // A likely bit costs less than one, an unlikely one up to 15 (a prior sure of
+            // the other value): start at the bit-packed bound, grow on overflow.
+            const std::size_t bound = max_predicted_delta_packet_bytes<T>() + 16;
+            for (std::size_t size = bound;; size *= 4) {
+                buffer.resize(size);
+                const packet_write_result r =
+                    write_range_framed(buffer, predicted_protocol_id_of<T>(options), options, header, body);
+                if (r.error.code != errc::overflow || size >= 16 * bound) {
+                    buffer.resize(r.bytes.size());
+                    return {std::span<const std::byte>(buffer), r.error};
+                }
+            }
         } else {
             return write_range_framed(buffer, predicted_protocol_id_of<T>(options), options, header, body);
         }

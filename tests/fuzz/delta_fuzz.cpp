@@ -12,8 +12,13 @@
 // bounded allocation (-malloc_limit_mb), a failure that says why (check_read_error)
 // and a success whose values satisfy the declared ranges (check_read_value).
 //
+// The selector's coding (range_common.hpp) reads the delta bytes range-coded instead, on
+// range_read_streams with the default, a trained or the most confident prior: the same
+// comparisons of fresh and reused objects, and check_range_outcome's promises (the value is
+// what a bit-packed read of the logical bits gives, and round-trips range-coded).
+//
 // Input: [type selector][baseline seed][delta bytes].
-#include "fuzz_common.hpp"
+#include "range_common.hpp"
 
 #include <array>
 
@@ -36,6 +41,38 @@ std::array<const T*, 4> baselines_for(std::size_t seed) {
     return {&small, &near, &generated<T>(seed, size_mode::full), &none};
 }
 
+// The range-coded read of `packet` against `base` into a fresh object and into `reused`:
+// both fail with the same error or give the same value; check_range_outcome on it.
+template <class T>
+void range_delta_fresh_and_reused(std::span<const std::byte> packet, const T& base, T& fresh, T& reused,
+                                  rng& other_bits, const netser::range_prior& prior, const against_baseline& fail) {
+    fill_skipped(reused, [&] { return other_bits.next(); });
+    fresh = T{};
+    const delta_codec<T> codec{&base};
+    const range_outcome r = range_read_logged(packet, prior, codec, fresh);
+    netser::range_read_stream again(packet, prior);
+    const bool reused_ok = codec.read(again, reused);
+    if (!r.error != reused_ok)
+        fail("a range-coded delta read into a reused object and one into a fresh object do not both succeed or both fail",
+             r.error ? &r.error : &again.error());
+    if (r.error) {
+        const netser::error& e2 = again.error();
+        if (r.error.code != e2.code || r.error.bit != e2.bit || r.error.path() != e2.path())
+            fail("a failed range-coded delta read into a reused object reports another error than one into a fresh object",
+                 &e2);
+    } else {
+        if (again.bits_processed() != r.bits || again.ended_cleanly() != r.clean)
+            fail("a range-coded delta read into a reused object consumes other bits than one into a fresh object");
+        const value_bits want = bits_of(fresh), got = bits_of(reused);
+        if (got.sent != want.sent)
+            fail("a range-coded delta read into a reused object gives another value than one into a fresh object");
+        if (got.skipped != want.skipped)
+            fail("a range-coded delta read into a reused object leaves skip members with the old object's values");
+    }
+    check_range_outcome(r, fresh, packet, prior, codec, fail.type,
+                        [&](std::string_view what, const netser::error* e) { fail(what, e); });
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -49,6 +86,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         copy_into(generated<T>(255 - seed, size_mode::full), reused);
         rng other_bits{seed + 0x5eed};
         const auto baselines = baselines_for<T>(seed);
+        const coding c = coding_of(data[0], delta_type_count);
+        if (c != coding::bit_packed) {
+            const netser::range_prior& prior = prior_for<T>(c, true);
+            for (std::size_t i = 0; i < baselines.size(); ++i)
+                range_delta_fresh_and_reused(packet.span(), *baselines[i], fresh, reused, other_bits, prior, {type, names[i]});
+            return;
+        }
         for (std::size_t i = 0; i < baselines.size(); ++i)
             read_delta_fresh_and_reused(packet.span(), *baselines[i], fresh, reused, other_bits, {type, names[i]});
     });

@@ -3,7 +3,7 @@
 //                             <folder>/packet/<Type>-<n>           (packet_fuzz, packet_crc_fuzz)
 //                             <folder>/delta/<Type>-<n>            (delta_fuzz)
 //                             <folder>/delta_roundtrip/<Type>-<n>  (delta_roundtrip_fuzz)
-//                             <folder>/session/<n>, predicted-<n>  (session_fuzz)
+//                             <folder>/session/<n>, predicted-<n>, predicted-range-<n>  (session_fuzz)
 //                             <folder>/budget/<n>                  (budget_fuzz)
 // Each file is the type's selector byte, then the bytes of netser::serialize (raw) or
 // netser::write_packet (packet); a delta seed is the selector, the baseline's seed byte,
@@ -19,8 +19,12 @@
 // from fuzz_types.hpp's generator: the default value, small and full-size random values,
 // and the deepest trees a default read accepts; for a type with an evolve() (Roster, the
 // keyed deltas), also deltas of a value against its own earlier state, which keep, change,
-// remove, add and move entries, where unrelated values mostly replace them. The output is
-// the same on every run and every host.
+// remove, add and move entries, where unrelated values mostly replace them. Raw and delta
+// seeds also come range-coded (range_common.hpp: the selector names the coding, the bytes
+// are range_write_stream's with its prior), and session seeds named predicted-range-<n>
+// send range-coded predicted packets and attack them. The output is the same on every run
+// and every host.
+#include "range_common.hpp"
 #include "session_common.hpp"
 
 #include <cstddef>
@@ -105,6 +109,52 @@ bool emit_delta_round_trip(const fs::path& root, std::size_t index, const std::s
     return true;
 }
 
+// `value` range-coded with each range coding's prior, as read_fuzz reads it
+// (<folder>/raw/<Type>-range<c>-<suffix>).
+template <class T>
+bool emit_range(const fs::path& root, std::size_t index, const std::string& name, const T& value, std::size_t& files) {
+    using namespace netser_fuzz;
+    const plain_codec<T> codec;
+    const auto plain = bit_packed_of(value, codec);
+    if (!plain) return false;
+    for (const coding c : {coding::range_default, coding::range_trained, coding::range_confident}) {
+        const auto bytes = range_coded_of(value, codec, prior_for<T>(c, false), plain->bits);
+        if (!bytes) {
+            std::fprintf(stderr, "make_seeds: %s does not range-code\n", name.c_str());
+            return false;
+        }
+        save(root / "raw" / (name + "-range" + std::to_string(static_cast<int>(c))), selector_of(index, c, type_count), *bytes);
+        ++files;
+    }
+    return true;
+}
+
+// A delta of `value` against the small generator value of `seed`, range-coded with each
+// range coding's prior, as delta_fuzz reads it (<folder>/delta/<Type>-range<c>-<suffix>).
+template <class T>
+bool emit_range_delta(const fs::path& root, std::size_t index, const std::string& name, const T& value,
+                      std::uint8_t seed, std::size_t& files) {
+    using namespace netser_fuzz;
+    T base{};
+    if (netser::as_received(make_value<T>(seed, size_mode::small), base)) return false;
+    const delta_codec<T> codec{&base};
+    const auto plain = bit_packed_of(value, codec);
+    if (!plain) return false;
+    for (const coding c : {coding::range_default, coding::range_trained, coding::range_confident}) {
+        const auto bytes = range_coded_of(value, codec, prior_for<T>(c, true), plain->bits);
+        if (!bytes) {
+            std::fprintf(stderr, "make_seeds: %s does not range-code as a delta\n", name.c_str());
+            return false;
+        }
+        std::vector<std::byte> input{static_cast<std::byte>(seed)};
+        input.insert(input.end(), bytes->begin(), bytes->end());
+        save(root / "delta" / (name + "-range" + std::to_string(static_cast<int>(c))),
+             selector_of(index, c, delta_type_count), input);
+        ++files;
+    }
+    return true;
+}
+
 // A seed of its own format (no selector byte).
 void save_bytes(const fs::path& file, const std::vector<std::uint8_t>& bytes) {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
@@ -114,7 +164,8 @@ void save_bytes(const fs::path& file, const std::vector<std::uint8_t>& bytes) {
 
 // session_fuzz: operation codes (the target's switch, input byte % 12).
 enum session_op : std::uint8_t { evolve_world = 0, send = 1, deliver = 3, damaged = 4, ack = 5, forged_ack = 6,
-                                 forged = 7, jump = 8, ring_op = 9, predicted_send = 10, predicted_attack = 11 };
+                                 forged = 7, jump = 8, ring_op = 9, predicted_send = 10, predicted_attack = 11,
+                                 range_send = 12, range_attack = 13 };
 
 std::size_t emit_session(const fs::path& root) {
     std::size_t files = 0;
@@ -193,6 +244,58 @@ std::size_t emit_predicted_session(const fs::path& root) {
     return files;
 }
 
+// session_fuzz's range-coded predicted packets (session_fuzz.cpp, range_attack): a motion
+// sent range-coded with the default or the trained prior (some packets bit-packed between),
+// then flipped, cut (as bits and in the coder's order), padded, re-headered, read with
+// another coding, given the input's bytes as a body or as a whole packet.
+std::size_t emit_range_session(const fs::path& root) {
+    std::size_t files = 0;
+    for (int k = 0; k < 12; ++k) {
+        const auto start = static_cast<std::uint16_t>(k % 3 == 0 ? 65530 : k % 3 == 1 ? 0x7ff0 : 1000 * k);
+        std::vector<std::uint8_t> in{static_cast<std::uint8_t>(start), static_cast<std::uint8_t>(start >> 8),
+                                     static_cast<std::uint8_t>(k + 40)};
+        netser_fuzz::rng r{static_cast<std::uint64_t>(k) + 1700};
+        const auto byte = [&] { return static_cast<std::uint8_t>(r.below(256)); };
+        const auto prior = static_cast<std::uint8_t>(k % 2); // 0: the default prior, 1: the trained one
+        for (int tick = 0; tick < 16; ++tick) {
+            // Control as predicted_send's: count - 1, the motion (4), the staged reader (0x40).
+            std::uint8_t control = static_cast<std::uint8_t>(4 | (k % 4 < 2 ? tick % 3 : 2));
+            if (k % 3 == 2) control |= 0x40;
+            if (k % 4 == 1 && tick % 5 == 3) control |= 0x20; // lost
+            if (tick % 6 == 5) in.insert(in.end(), {predicted_send, control, byte()}); // bit-packed between
+            else in.insert(in.end(), {range_send, prior, control, byte()});
+            const std::uint8_t patch = (k + tick) % 3 != 0 ? 0x80 : 0;
+            switch ((k + tick) % 8) {
+            case 0: in.insert(in.end(), {predicted_attack, static_cast<std::uint8_t>(patch | 0), byte(), byte(), byte()}); break;
+            case 1: in.insert(in.end(), {predicted_attack, static_cast<std::uint8_t>(patch | 1), byte(), byte(), byte()}); break;
+            case 2: in.insert(in.end(), {predicted_attack, static_cast<std::uint8_t>(patch | 2), byte(), 3, byte(), byte(), byte()}); break;
+            case 3: in.insert(in.end(), {predicted_attack, 3, byte(), 4, 1, 1, 1, 1}); break;
+            case 4: { // the input's bytes as a packet in the prior's coding, CRC recomputed
+                const auto n = static_cast<std::uint8_t>(8 + r.below(40));
+                in.insert(in.end(), {range_attack, static_cast<std::uint8_t>(0x80 | prior << 2), n});
+                for (int i = 0; i < n; ++i) in.push_back(byte());
+                break;
+            }
+            case 5: // read with another coding, CRC recomputed or not
+                in.insert(in.end(), {range_attack, static_cast<std::uint8_t>(patch | 1 | (tick % 3) << 2), byte()});
+                break;
+            case 6: { // a garbage body behind the header
+                const auto n = static_cast<std::uint8_t>(r.below(48));
+                in.insert(in.end(), {range_attack, static_cast<std::uint8_t>(2 | prior << 2), byte(), n});
+                for (int i = 0; i < n; ++i) in.push_back(byte());
+                break;
+            }
+            default: // cut in the coder's order
+                in.insert(in.end(), {range_attack, static_cast<std::uint8_t>(patch | 3), byte(), byte(), byte()});
+            }
+            if (tick == 13 && k % 3 == 2) in.insert(in.end(), {predicted_attack, 5, 2, byte(), byte()}); // other content
+        }
+        save_bytes(root / "session" / ("predicted-range-" + std::to_string(k)), in);
+        ++files;
+    }
+    return files;
+}
+
 bool emit_budget(const fs::path& root, std::size_t& files) {
     using netser_fuzz::Grid;
     for (int k = 0; k < 16; ++k) {
@@ -248,6 +351,11 @@ int main(int argc, char** argv) {
             one("small-" + std::to_string(k), netser_fuzz::make_value<T>(static_cast<std::uint64_t>(k), netser_fuzz::size_mode::small));
             one("full-" + std::to_string(k), netser_fuzz::make_value<T>(static_cast<std::uint64_t>(k), netser_fuzz::size_mode::full));
         }
+        for (int k = 0; k < 4; ++k) { // range-coded (read_fuzz's range modes)
+            const auto mode = k % 2 == 0 ? netser_fuzz::size_mode::small : netser_fuzz::size_mode::full;
+            ok = emit_range(root, index, type + "-" + std::to_string(k), netser_fuzz::make_value<T>(static_cast<std::uint64_t>(k), mode), files) && ok;
+        }
+        ok = emit_range(root, index, type + "-default", T{}, files) && ok;
         if constexpr (std::is_same_v<T, netser_fuzz::Node>) one("depth-64", netser_fuzz::node_chain(64));
         if constexpr (std::is_same_v<T, netser_fuzz::Chain>) {
             T deepest;
@@ -265,6 +373,7 @@ int main(int argc, char** argv) {
             const std::string n = std::to_string(k);
             const size_mode mode = k % 2 == 0 ? size_mode::small : size_mode::full;
             ok = emit_delta(root, index, type + "-delta-" + n, value(k + 50, size_mode::small), seed) && ok;
+            if (k < 4) ok = emit_range_delta(root, index, type + "-delta-" + n, value(k + 50, size_mode::small), seed, files) && ok;
             ok = emit_delta_round_trip(root, index, type + "-" + n, seed, value(k, mode), value(k + 100, mode)) && ok;
             files += 2;
             if constexpr (requires(T& t, netser_fuzz::rng& r) { netser_fuzz::evolve(t, r); }) {
@@ -284,6 +393,7 @@ int main(int argc, char** argv) {
     });
     files += emit_session(root);
     files += emit_predicted_session(root);
+    files += emit_range_session(root);
     ok = emit_budget(root, files) && ok;
     std::printf("make_seeds: %zu files in %s\n", files, root.c_str());
     return ok ? 0 : 1;

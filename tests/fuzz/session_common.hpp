@@ -498,7 +498,7 @@ inline std::optional<Swarm> predicted_header_stage(std::span<const std::byte> pa
     std::array<const Swarm*, 3> values{};
     for (std::size_t i = 0; i < count; ++i) {
         const auto* e = ring.find(out.baselines[i]);
-        if (e == nullptr) return refuse(errc::missing_baseline, body);
+        if (e == nullptr) return refuse(errc::missing_baseline, padded ? (body + 7) / 8 * 8 : body); // the body's first bit
         values[i] = &e->value;
     }
     const std::span<const Swarm* const> named(values.data(), count);

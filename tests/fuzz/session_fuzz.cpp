@@ -29,9 +29,17 @@
 //   the model's value bit for bit; msg untouched when refused before the body;
 // - a packet read against baselines of the content it was written against gives exactly
 //   the value written.
+// The same packets range-coded (packet_options::range: the library's default prior or one
+// trained on Swarm motions, session_common.hpp): written, read, damaged and forged as above,
+// and besides read with another coding, cut in the coder's order, given the input's bytes
+// as a body behind a valid header, or the input's bytes as a whole packet. Every read ends
+// as expect_predicted_range says (the documented header and framing, the body decoded
+// against the independent model of the prediction): the same code at the documented bit,
+// or exactly the model's value; msg untouched when refused before the body.
 //
 // Input: [start sequence, 2 bytes][world seed][operations...], each operation one byte
-// (byte % 12) and the bytes it takes.
+// (byte % 14) and the bytes it takes.
+#include "range_common.hpp"
 #include "session_common.hpp"
 
 #include <netser/packet_kind.hpp>
@@ -261,6 +269,7 @@ constexpr std::size_t swarm_ring_capacity = 4;
 
 struct predicted_sent {
     std::vector<std::byte> bytes;
+    body_coding coding; // bit-packed, or range-coded with a prior
     std::uint16_t sequence = 0;
     std::vector<std::uint16_t> named;
     std::vector<Swarm> bases; // the content each named baseline had on the writer
@@ -287,15 +296,15 @@ struct predicted_session {
     // The read of `bytes` against the reader's ring, by read_predicted_delta_packet or the
     // staged reader, against the model; its error and what it decoded when asked. A
     // snapshot it decodes is kept.
-    void read(std::span<const std::byte> bytes, bool staged = false, Swarm* decoded = nullptr,
+    void read(std::span<const std::byte> bytes, const body_coding& coding, bool staged = false, Swarm* decoded = nullptr,
               netser::error* error = nullptr) {
-        const predicted_expectation m = expect_predicted(bytes, reader);
+        const predicted_expectation m = expect_predicted_in(bytes, reader, coding);
         Swarm msg = untouched;
         const exact_bytes block(bytes);
         netser::error e;
         netser::predicted_delta_header h;
         if (staged) {
-            netser::predicted_delta_packet_reader<Swarm> r(block.span());
+            netser::predicted_delta_packet_reader<Swarm> r(block.span(), coding.options());
             e = r.error();
             h = r.header();
             if (!e) {
@@ -304,11 +313,14 @@ struct predicted_session {
                 e = r.read(msg, {found.data(), h.count}, reader_scratch);
             }
         } else {
-            e = netser::read_predicted_delta_packet(block.span(), msg, reader, reader_scratch, &h);
+            e = netser::read_predicted_delta_packet(block.span(), msg, reader, reader_scratch, &h, coding.options());
         }
         if (e.code != m.code) swarm_fail("a predicted packet read ends with another code than the documented layout says", &e);
         if (m.bit && e.bit != *m.bit) swarm_fail("a predicted packet read fails at another bit than documented", &e);
-        if (e && e.bit > bytes.size() * 8) swarm_fail("a failed predicted read reports a bit past the packet's end", &e);
+        // A range-coded body's errors are at logical bits (after the header's): up to its limit.
+        const std::size_t last_bit =
+            bytes.size() * 8 + (coding.prior != nullptr ? netser::detail::range_logical_bit_limit(bytes.size()) : 0);
+        if (e && e.bit > last_bit) swarm_fail("a failed predicted read reports a bit past the packet's end", &e);
         if (m.before_body && bits_of(msg) != bits_of(untouched)) swarm_fail("a predicted packet refused before its body changed msg", &e);
         if (!e) {
             if (bits_of(msg) != bits_of(m.value))
@@ -334,7 +346,7 @@ struct predicted_session {
         }
     }
 
-    void send(input& in) {
+    void send(input& in, const body_coding& coding = {}) {
         const std::uint8_t control = in.byte();
         next_world(control, in.byte());
         sequence = (control & 0x10u) != 0 ? static_cast<std::uint16_t>(sequence + in.u16()) : netser::next_sequence(sequence);
@@ -356,19 +368,28 @@ struct predicted_session {
         std::vector<const netser::baseline_entry<Swarm>*> entries;
         for (const auto n : named) entries.push_back(writer.find(n));
         // The documented rule: 1 to 3 baselines, each older than the one before it.
+        // A packet is never numbered 0; the initial baseline (0) is older than every snapshot,
+        // so any packet may name it, last.
         std::optional<std::size_t> refused_at;
-        if (named.size() > 3) refused_at = 48;
-        for (std::size_t i = 0; !refused_at && i < named.size(); ++i)
-            if (!newer_by_definition(i == 0 ? sequence : named[i - 1], named[i])) refused_at = predicted_baseline_field(i);
+        if (sequence == netser::initial_sequence) refused_at = 32;
+        else if (named.size() > 3) refused_at = 48;
+        for (std::size_t i = 0; !refused_at && i < named.size(); ++i) {
+            const std::uint16_t newer = i == 0 ? sequence : named[i - 1];
+            if ((i > 0 && newer == netser::initial_sequence) ||
+                (named[i] != netser::initial_sequence && !newer_by_definition(newer, named[i])))
+                refused_at = predicted_baseline_field(i);
+        }
         predicted_sent p;
-        const auto w = netser::write_predicted_delta_packet(p.bytes, sequence, world, entries, writer_scratch);
+        const auto w =
+            netser::write_predicted_delta_packet(p.bytes, sequence, world, entries, writer_scratch, coding.options());
         if (refused_at) {
             if (w.error.code != errc::invalid_value || w.error.bit != *refused_at || !p.bytes.empty())
                 swarm_fail("a predicted write against baselines out of order is not refused where documented", &w.error);
         } else if (w.error) {
             swarm_fail("a predicted write of a valid value against ring entries in order fails", &w.error);
         } else {
-            check_written(p.bytes, named);
+            check_written(p.bytes, named, coding);
+            p.coding = coding;
             p.sequence = sequence;
             p.named = named;
             for (const auto* e : entries) p.bases.push_back(e->value);
@@ -390,7 +411,7 @@ struct predicted_session {
             }
             Swarm got;
             netser::error e;
-            read(p.bytes, (control & 0x40u) != 0, &got, &e);
+            read(p.bytes, coding, (control & 0x40u) != 0, &got, &e);
             if (same && e) swarm_fail("a predicted packet against the baselines it was written against does not read", &e);
             if (same && !same_content(got, world))
                 swarm_fail("a predicted packet read against its own baselines gives another value than was written");
@@ -402,24 +423,42 @@ struct predicted_session {
 
     // A written packet's fields, fingerprint and CRC by definition; the same bytes into a
     // buffer of its size, overflow into one byte less.
-    void check_written(const std::vector<std::byte>& bytes, const std::vector<std::uint16_t>& named) {
+    void check_written(const std::vector<std::byte>& bytes, const std::vector<std::uint16_t>& named,
+                       const body_coding& coding) {
         const predicted_fields f = fields_of_predicted(bytes);
         std::vector<const Swarm*> values;
         for (const auto n : named) values.push_back(&writer.find(n)->value);
-        if (stored_crc(bytes) != predicted_packet_crc<Swarm>(bytes) || f.sequence != sequence ||
+        const std::uint32_t crc = coding.prior != nullptr ? predicted_range_crc<Swarm>(bytes, coding.fingerprint)
+                                                          : predicted_packet_crc<Swarm>(bytes);
+        if (stored_crc(bytes) != crc || f.sequence != sequence ||
             f.count_field + 1 != named.size() || f.baselines != named ||
             f.fingerprint != combined_fingerprint_by_definition<Swarm>(values))
             swarm_fail("a predicted packet's fields, fingerprint or CRC are not as documented");
-        if (bytes.size() > netser::max_predicted_delta_packet_bytes<Swarm>())
+        // (A range-coded packet has no such bound: a bit can cost up to 15.)
+        if (coding.prior == nullptr && bytes.size() > netser::max_predicted_delta_packet_bytes<Swarm>())
             swarm_fail("a predicted packet is longer than max_predicted_delta_packet_bytes");
+        if (coding.prior != nullptr) {
+            // The body: the coder's bytes of the delta against the model's prediction.
+            const Swarm prediction = predicted_by_model(spacing_by_definition(sequence, named), values);
+            const auto body = std::span<const std::byte>(bytes).subspan(predicted_range_body_byte(named.size()));
+            const auto plain = bit_packed_of(world, delta_codec<Swarm>{&prediction});
+            const auto coded = plain ? range_coded_of(world, delta_codec<Swarm>{&prediction}, *coding.prior, plain->bits)
+                                     : std::nullopt;
+            if (!coded || !std::equal(body.begin(), body.end(), coded->begin(), coded->end()))
+                swarm_fail("a range-coded predicted packet's body is not the coder's bytes of the delta against the "
+                           "model's prediction");
+            if (predicted_range_packet_by_hand<Swarm>(f, body, coding.fingerprint) != bytes)
+                swarm_fail("a range-coded predicted packet is not its header, zero bits to the byte and its body");
+        }
         std::vector<const netser::baseline_entry<Swarm>*> entries;
         for (const auto n : named) entries.push_back(writer.find(n));
         exact_bytes exact(bytes), short_by_one(std::span<const std::byte>(bytes).first(bytes.size() - 1));
         Swarm scratch = untouched;
-        const auto w = netser::write_predicted_delta_packet(exact.span(), sequence, world, entries, scratch);
+        const auto w = netser::write_predicted_delta_packet(exact.span(), sequence, world, entries, scratch, coding.options());
         if (w.error || !std::equal(w.bytes.begin(), w.bytes.end(), bytes.begin(), bytes.end()))
             swarm_fail("a predicted write into a buffer of the packet's size gives other bytes", &w.error);
-        const auto o = netser::write_predicted_delta_packet(short_by_one.span(), sequence, world, entries, scratch);
+        const auto o =
+            netser::write_predicted_delta_packet(short_by_one.span(), sequence, world, entries, scratch, coding.options());
         if (o.error.code != errc::overflow || !o.bytes.empty())
             swarm_fail("a predicted write into a buffer one byte short does not overflow", &o.error);
     }
@@ -431,7 +470,7 @@ struct predicted_session {
             std::vector<std::byte> bytes(in.byte() % 64);
             for (auto& b : bytes) b = static_cast<std::byte>(in.byte());
             if ((kind & 0x80u) != 0) patch_predicted_crc<Swarm>(bytes);
-            read(bytes, (kind & 0x40u) != 0);
+            read(bytes, {}, (kind & 0x40u) != 0);
             return;
         }
         if (sent.empty()) return;
@@ -474,13 +513,75 @@ struct predicted_session {
             if ((how & 0x30u) == 0 && by_reader) f.fingerprint = *by_reader;
             else if ((how & 0x30u) == 0x10u) f.fingerprint = fields_of_predicted(p.bytes).fingerprint;
             else f.fingerprint = in.u32();
-            bytes = predicted_packet_by_hand<Swarm>(f, p.bytes, body_of_predicted(p.bytes));
-            read(bytes, (how & 0x40u) != 0);
+            if (p.coding.prior != nullptr) {
+                const auto body = std::span<const std::byte>(p.bytes).subspan(predicted_range_body_byte(p.named.size()));
+                bytes = predicted_range_packet_by_hand<Swarm>(f, body, p.coding.fingerprint);
+            } else {
+                bytes = predicted_packet_by_hand<Swarm>(f, p.bytes, body_of_predicted(p.bytes));
+            }
+            read(bytes, p.coding, (how & 0x40u) != 0);
             return;
         }
         }
-        if ((kind & 0x80u) != 0) patch_predicted_crc<Swarm>(bytes);
-        read(bytes, (kind & 0x40u) != 0);
+        if ((kind & 0x80u) != 0) patch_crc_of<Swarm>(bytes, p.coding);
+        read(bytes, p.coding, (kind & 0x40u) != 0);
+    }
+
+    // A coding from a byte: bit-packed (only when `bit_packed_too`), the default prior or
+    // the trained one.
+    static body_coding coding_from(std::uint8_t b, bool bit_packed_too) {
+        switch (b % (bit_packed_too ? 3 : 2)) {
+        case 0: return default_range_coding();
+        case 1: return trained_swarm_prior().coding();
+        default: return {};
+        }
+    }
+
+    // Range-coded attacks: the input's bytes as a packet; a sent packet read with another
+    // coding (its CRC recomputed for that coding or not); a sent packet's header with the
+    // input's bytes as its body; a sent packet cut in the coder's order (top bits of the
+    // last byte kept).
+    void range_attack(input& in) {
+        const std::uint8_t kind = in.byte();
+        const bool staged = (kind & 0x40u) != 0, patch = (kind & 0x80u) != 0;
+        if (kind % 4 == 0) {
+            const body_coding c = coding_from(static_cast<std::uint8_t>(kind >> 2), false);
+            std::vector<std::byte> bytes(in.byte() % 64);
+            for (auto& b : bytes) b = static_cast<std::byte>(in.byte());
+            if (patch) patch_crc_of<Swarm>(bytes, c);
+            read(bytes, c, staged);
+            return;
+        }
+        if (sent.empty()) return;
+        const predicted_sent& p = sent[in.byte() % sent.size()];
+        std::vector<std::byte> bytes = p.bytes;
+        const std::size_t body = predicted_range_body_byte(p.named.size());
+        switch (kind % 4) {
+        case 1: {
+            body_coding other = coding_from(static_cast<std::uint8_t>(kind >> 2), true);
+            if (other.prior == p.coding.prior) other = coding_from(static_cast<std::uint8_t>((kind >> 2) + 1), true);
+            if (patch) patch_crc_of<Swarm>(bytes, other);
+            read(bytes, other, staged);
+            return;
+        }
+        case 2: {
+            const body_coding c = p.coding.prior != nullptr ? p.coding : coding_from(static_cast<std::uint8_t>(kind >> 2), false);
+            bytes.resize(std::min(bytes.size(), body));
+            if (bytes.size() == body) bytes.back() &= std::byte{0x03}; // the header's last 2 bits, zero padding
+            for (std::size_t n = in.byte() % 64; n > 0; --n) bytes.push_back(static_cast<std::byte>(in.byte()));
+            patch_crc_of<Swarm>(bytes, c);
+            read(bytes, c, staged);
+            return;
+        }
+        default: {
+            const std::size_t cut = in.u16() % (bytes.size() * 8);
+            bytes.resize((cut + 7) / 8);
+            if (cut % 8 != 0) bytes.back() &= static_cast<std::byte>(0xff00u >> (cut % 8));
+            if (patch) patch_crc_of<Swarm>(bytes, p.coding);
+            read(bytes, p.coding, staged);
+            return;
+        }
+        }
     }
 
     // The reader's ring: evicted, cleared, other content under a number, or the writer's
@@ -525,8 +626,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return *predicted;
     };
     for (std::size_t op = 0; op < max_operations && !in.empty(); ++op) {
-        // Bytes 0 to 9 keep their meaning (the seeds'); 10 and 11 are the predicted packets.
-        switch (in.byte() % 12) {
+        // Bytes 0 to 9 keep their meaning (the seeds'); 10 and 11 are the predicted packets,
+        // 12 and 13 the range-coded ones (12: [coding byte] then as 10).
+        switch (in.byte() % 14) {
         case 0: {
             rng r{in.byte()};
             evolve(s.world, r);
@@ -543,6 +645,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         case 8: s.sequence = static_cast<std::uint16_t>(s.sequence + in.u16()); break; // a jump, maybe past a lap
         case 10: predicted_of().send(in); break;
         case 11: predicted_of().attack(in); break;
+        case 12: {
+            const std::uint8_t c = in.byte();
+            predicted_of().send(in, predicted_session::coding_from(c, false));
+            break;
+        }
+        case 13: predicted_of().range_attack(in); break;
         default:
             switch (in.byte() % 4) {
             case 0: s.reader.evict_before(in.u16()); break;
