@@ -133,18 +133,35 @@ bool serialize_predicted_header(S& s, predicted_delta_header& h, std::uint32_t& 
     return serialize_bits(s, fingerprint, 32);
 }
 
-// The prediction from baselines b[0..count), newest first.
-template <class T>
-void predict_from(T& out, const prediction_spacing& spacing, const T* const* b, std::size_t count) {
-    predicted_baseline(out, spacing, *b[0], count > 1 ? b[1] : nullptr, count > 2 ? b[2] : nullptr);
-}
-
-} // namespace detail
-
-namespace detail {
-
 template <class T>
 using entries_of = std::span<const baseline_entry<std::type_identity_t<T>>* const>;
+
+// The ring entries a packet names (at most max_predicted_baselines, newest first), as
+// writer and reader both use them: `missing` is the first null one (count: none).
+template <class T>
+struct named_baselines {
+    std::uint32_t fingerprints[max_predicted_baselines] = {};
+    const T* values[max_predicted_baselines] = {};
+    std::size_t count = 0;
+    std::size_t missing = 0;
+
+    explicit named_baselines(entries_of<T> entries) noexcept : count(entries.size()), missing(entries.size()) {
+        for (std::size_t i = 0; i < count; ++i) {
+            if (entries[i] == nullptr) {
+                missing = i;
+                return;
+            }
+            fingerprints[i] = entries[i]->fingerprint;
+            values[i] = &entries[i]->value;
+        }
+    }
+    /// The packet's fingerprint of them.
+    std::uint32_t fingerprint() const noexcept { return combined_fingerprint({fingerprints, count}); }
+    /// The prediction from them.
+    void predict(T& out, const prediction_spacing& spacing) const {
+        predicted_baseline(out, spacing, *values[0], count > 1 ? values[1] : nullptr, count > 2 ? values[2] : nullptr);
+    }
+};
 
 template <class Buffer, class T>
 packet_write_result write_predicted(Buffer& buffer, std::uint16_t sequence, const T& msg, entries_of<T> baselines,
@@ -158,18 +175,13 @@ packet_write_result write_predicted(Buffer& buffer, std::uint16_t sequence, cons
     if (sequence == initial_sequence) return fail(0); // the initial baseline's number, never a snapshot's
     if (baselines.empty() || baselines.size() > max_predicted_baselines) return fail(16);
     h.count = static_cast<std::uint8_t>(baselines.size());
-    std::uint32_t fingerprints[max_predicted_baselines] = {};
-    const T* values[max_predicted_baselines] = {};
-    for (std::size_t i = 0; i < h.count; ++i) {
-        if (baselines[i] == nullptr) return fail(predicted_baseline_bit(i));
-        h.baselines[i] = baselines[i]->sequence;
-        fingerprints[i] = baselines[i]->fingerprint;
-        values[i] = &baselines[i]->value;
-    }
+    const named_baselines<T> named(baselines);
+    if (named.missing < named.count) return fail(predicted_baseline_bit(named.missing));
+    for (std::size_t i = 0; i < h.count; ++i) h.baselines[i] = baselines[i]->sequence;
     prediction_spacing spacing;
     if (std::size_t bad = 0; !spacing_of(h, spacing, bad)) return fail(predicted_baseline_bit(bad));
-    predict_from(scratch, spacing, values, h.count);
-    std::uint32_t f = combined_fingerprint({fingerprints, h.count});
+    named.predict(scratch, spacing);
+    std::uint32_t f = named.fingerprint();
     const auto payload = [&](auto& w) { return serialize_predicted_header(w, h, f) && serialize_delta(w, msg, scratch); };
     if (options.range != nullptr) {
         const auto header = [&](write_stream& w) { return serialize_predicted_header(w, h, f); };
@@ -254,17 +266,12 @@ public:
         }
         read_ = true;
         if (baselines.size() != header_.count) return fail(errc::invalid_value, stream_.bits_processed());
-        std::uint32_t fingerprints[max_predicted_baselines] = {};
-        const T* values[max_predicted_baselines] = {};
-        for (std::size_t i = 0; i < header_.count; ++i) {
-            if (baselines[i] == nullptr) return fail(errc::missing_baseline, stream_.bits_processed());
-            fingerprints[i] = baselines[i]->fingerprint;
-            values[i] = &baselines[i]->value;
-        }
+        const detail::named_baselines<T> named(baselines);
+        if (named.missing < named.count) return fail(errc::missing_baseline, stream_.bits_processed());
         // The fingerprint field's first bit: where the packet and the baselines disagree.
-        if (detail::combined_fingerprint({fingerprints, header_.count}) != fingerprint_)
+        if (named.fingerprint() != fingerprint_)
             return fail(errc::baseline_mismatch, 32 + detail::predicted_baseline_bit(header_.count));
-        detail::predict_from(scratch, spacing_, values, header_.count);
+        named.predict(scratch, spacing_);
         if (range_ != nullptr) return read_range_coded(msg, scratch);
         if (!serialize_delta(stream_, msg, scratch)) return stream_.error();
         return detail::close_framed(stream_, packet_);
