@@ -78,7 +78,7 @@ SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 ASAN_CONFIG := -DCMAKE_BUILD_TYPE=Debug \
                -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
                "-DCMAKE_CXX_FLAGS=$(SANITIZE)" \
-               -DNETSER_BUILD_BENCHMARKS=OFF
+               -DNETSER_BUILD_BENCHMARKS=OFF -DNETSER_BUILD_HEADER_CHECKS=OFF
 
 CTEST_ARGS := --output-on-failure -j$(JOBS)
 
@@ -174,8 +174,8 @@ compile-fail: configure
 	@sed -n 's|^-- .*/compile_fail/\([a-z_]*\)\.cpp: \([0-9]*\) lines with \([^;]*\); first error: [^ ]* error: \(.*\)$$|\2\t\3\t\1\t\4|p' \
 	  $(BUILD_DIR)/Testing/Temporary/LastTest.log | sort -t '	' -k3,3 -k2,2
 
-# The sanitized build runs what executes: the compile-fail checks and the consumer builds
-# compile only, and `make test` runs them with both compilers already.
+# The sanitized build runs what executes: the compile-fail checks, the consumer builds
+# and the header checks compile only, and `make test` runs them already.
 asan: deps
 	@$(call install_missing,$(ASAN_DEPS) $(TEST_DEPS))
 	$(CMAKE) -S . -B $(ASAN_DIR) $(ASAN_CONFIG)

@@ -97,6 +97,9 @@ struct range_statistics {
     /// Where the bits go: the ideal code length (-log2 of each bit's probability) by
     /// member path ("cubes[].position.x", elements as "[]"), summed over packets.
     std::map<std::string, double> bits_by_path;
+    /// False when counting ran out of memory: the stream then stopped counting (it
+    /// never throws through a walk) and these counts are partial.
+    bool complete = true;
 };
 
 /// A prior from counted bits (range_statistics over training packets): each model
@@ -148,6 +151,8 @@ public:
     range_table_lease() {
         auto& free = pool().free;
         if (free.empty()) {
+            // Room for this table's return first: the destructor must not allocate.
+            free.reserve(++pool().leased);
             table_ = new range_model_table;
         } else {
             table_ = free.back();
@@ -168,6 +173,7 @@ public:
 private:
     struct tables {
         std::vector<range_model_table*> free;
+        std::size_t leased = 0; // tables ever made on this thread
         tables() = default;
         tables(const tables&) = delete;
         tables& operator=(const tables&) = delete;
@@ -226,7 +232,18 @@ public:
     }
     void enter_named(std::string_view name) noexcept {
         enter(cached_hash(name));
-        if (statistics_ != nullptr) path_push(name);
+        if (statistics_ != nullptr) counting([&] { path_push(name); });
+    }
+    // Runs a step of counting statistics (which allocates): out of memory, counting
+    // stops, marked incomplete, rather than throw through the walk.
+    template <class Count>
+    void counting(Count&& count) noexcept {
+        try {
+            count();
+        } catch (...) {
+            statistics_->complete = false;
+            statistics_ = nullptr;
+        }
     }
     // The member path, kept only while counting statistics.
     void path_push(std::string_view part) {
@@ -304,7 +321,9 @@ private:
     }
 
     // Names are hashed by content (the same on every host and build); the cache, by the
-    // name's address, only saves hashing it again.
+    // name's address and size, only saves hashing it again, so a name must not change
+    // while a stream lives (the walk passes the description's static names; a codec
+    // that enters members itself must do the same).
     std::uint32_t cached_hash(std::string_view name) noexcept {
         const auto at = reinterpret_cast<std::uintptr_t>(name.data());
         cached& c = cache_[(at >> 3) % cache_.size()];
@@ -339,7 +358,9 @@ constexpr std::size_t range_bit_model(int position, std::uint32_t node) noexcept
 /// Logical bits a range reader decodes from `bytes`: each decoded bit narrows the range
 /// by at least a factor 32767/32768, so this is past what any packet of that size holds.
 constexpr std::size_t range_logical_bit_limit(std::size_t bytes) noexcept {
-    return (bytes + 8) * 8 * 32768;
+    constexpr std::size_t per_byte = 8 * 32768;
+    // (Saturates where size_t cannot hold it: from 16 KiB on a 32-bit host.)
+    return bytes > SIZE_MAX / per_byte - 8 ? SIZE_MAX : (bytes + 8) * per_byte;
 }
 
 // What both range streams share: the models and contexts, the logical bit position,
@@ -364,15 +385,16 @@ public:
     void enter_member(std::string_view name) noexcept { contexts_.enter_named(name); }
     void enter_element() noexcept {
         contexts_.enter(range_element_hash);
-        if (contexts_.statistics() != nullptr) contexts_.path_push("[]");
+        if (contexts_.statistics() != nullptr) contexts_.counting([&] { contexts_.path_push("[]"); });
     }
     void enter_alternative(std::string_view name) noexcept {
         contexts_.enter(range_name_hash(name) ^ range_alternative_hash);
-        if (contexts_.statistics() != nullptr) contexts_.path_push(std::string("<").append(name).append(">"));
+        if (contexts_.statistics() != nullptr)
+            contexts_.counting([&] { contexts_.path_push(std::string("<").append(name).append(">")); });
     }
     void enter_index() noexcept {
         contexts_.enter(range_index_hash);
-        if (contexts_.statistics() != nullptr) contexts_.path_push("index()");
+        if (contexts_.statistics() != nullptr) contexts_.counting([&] { contexts_.path_push("index()"); });
     }
     void leave() noexcept { contexts_.leave(); }
 
@@ -401,15 +423,17 @@ public:
 
     /// Codes the low n bits of value (n in 0..64).
     [[nodiscard]] NETSER_INLINE bool process_bits(std::uint64_t value, int n) noexcept {
-        if (n <= 0) return n == 0 || fail(errc::invalid_value, bits_);
+        if (n <= 0 || n > 64) [[unlikely]] return n == 0 || fail(errc::invalid_value, bits_);
         bit_probability* models = contexts_.models_for(n);
         std::uint32_t node = 1;
         for (int i = 0; i < n; ++i) {
             const unsigned bit = static_cast<unsigned>(value >> (n - 1 - i)) & 1u;
             const std::size_t m = detail::range_bit_model(i, node);
             if (range_statistics* st = contexts_.statistics()) {
-                count(*st, m, bit);
-                cost(*st, models[m], bit);
+                contexts_.counting([&] {
+                    count(*st, m, bit);
+                    cost(*st, models[m], bit);
+                });
             }
             encoder_.encode(models[m], bit);
             node = node << 1 | bit;
@@ -480,7 +504,7 @@ public:
         : range_read_stream(std::span<const std::byte>(static_cast<const std::byte*>(data), size), prior) {}
 
     [[nodiscard]] NETSER_INLINE bool process_bits(std::uint64_t& value, int n) noexcept {
-        if (n <= 0) {
+        if (n <= 0 || n > 64) [[unlikely]] {
             value = 0;
             return n == 0 || fail(errc::invalid_value, bits_);
         }

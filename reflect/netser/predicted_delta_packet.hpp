@@ -77,9 +77,15 @@ packet_write_result write_range_framed(std::span<std::byte> buffer, std::uint32_
     const std::size_t header_bytes = w.finish().size();
     range_write_stream r(buffer.subspan(header_bytes), *options.range);
     r.set_context(options.context);
-    if (!body(r)) return {{}, r.error()};
+    // Errors at packet bits, as the reader reports them: the header's, then the body's.
+    const auto failed = [&r, header_bytes] {
+        netser::error e = r.error();
+        e.bit += header_bytes * 8;
+        return packet_write_result{{}, e};
+    };
+    if (!body(r)) return failed();
     const std::span<const std::byte> coded = r.finish();
-    if (!r.ok()) return {{}, r.error()};
+    if (!r.ok()) return failed();
     const std::span<std::byte> bytes = buffer.first(header_bytes + coded.size());
     store_le32(bytes.data(), packet_crc(protocol_id, bytes.subspan(4)));
     return {bytes, {}};
@@ -293,9 +299,9 @@ private:
         bool ok = serialize_delta(r, msg, prediction);
         if (ok && !r.ended_cleanly()) ok = r.fail(errc::check_failed, r.bits_processed());
         if (ok) return {};
-        netser::error e = r.error();
-        e.bit += header_bits;
-        return e;
+        stream_.error() = r.error(); // error() tells it too
+        stream_.error().bit += header_bits;
+        return stream_.error();
     }
 
     std::span<const std::byte> packet_;

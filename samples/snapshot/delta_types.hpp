@@ -37,6 +37,26 @@ struct DeltaSnapshot {
 };
 NETSER_STRUCT(DeltaSnapshot, cubes)
 
+/// The same cube with netser::predict_linear on its position and orientation: the server
+/// also writes (and reads back, but does not send) each snapshot of these as a predicted,
+/// range-coded delta packet against the snapshots the client acknowledged (stage 5).
+struct PredictedCube {
+    bool interacting = false;
+    Position position;
+    quat orientation;
+};
+NETSER_STRUCT(PredictedCube,
+    interacting,
+    (position, netser::predict_linear),
+    (orientation, orientation_codec, netser::predict_linear))
+
+struct PredictedSnapshot {
+    std::array<PredictedCube, cube_count> cubes;
+};
+NETSER_STRUCT(PredictedSnapshot, cubes)
+
+inline PredictedCube to_predicted(const DeltaCube& c) noexcept { return {c.interacting, c.position, c.orientation}; }
+
 /// Snapshots each side keeps as baselines (netser::baseline_ring): a little over 4 s at 60 Hz.
 inline constexpr std::size_t ring_capacity = 256;
 

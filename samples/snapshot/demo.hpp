@@ -101,7 +101,8 @@ struct stage_stats {
 };
 
 struct server_report {
-    std::array<stage_stats, 4> stages; ///< raw, quantized, velocity while moving, delta (sent)
+    /// raw, quantized, velocity while moving, delta (sent), predicted and range-coded
+    std::array<stage_stats, 5> stages;
     netser::profile_stream budget;     ///< over every sent delta packet
     std::size_t snapshots = 0;
     std::size_t packets_sent = 0;    ///< handed to the link (before loss)

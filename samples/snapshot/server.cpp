@@ -1,7 +1,8 @@
 // The server: 60 times a second, step the world, write the snapshot as one delta packet
 // within the byte budget (netser::delta_budget) against the newest snapshot the client
 // acknowledged (or the initial state), record what the client will hold, send it, and
-// measure what the plain encodings of the same cubes would cost.
+// measure what the plain encodings of the same cubes would cost, and a predicted,
+// range-coded delta packet of the whole snapshot.
 
 #include "change_counter.hpp"
 #include "cube_world.hpp"
@@ -11,6 +12,7 @@
 
 #include <netser/acks.hpp>
 #include <netser/delta_budget.hpp>
+#include <netser/predicted_delta_packet.hpp>
 
 #include <algorithm>
 #include <array>
@@ -94,13 +96,18 @@ struct cube_priority {
 class delta_sender {
 public:
     delta_sender(const DeltaSnapshot& initial, std::size_t budget, server_report& report, std::ostream* sent_log)
-        : ring_(ring_capacity, initial), budget_(budget), report_(report), sent_log_(sent_log),
-          packet_(packet_budget), sent_at_(ring_capacity), waiting_(cube_count) {
-        if (!ring_.ok()) throw std::runtime_error("the initial snapshot does not encode");
+        : ring_(ring_capacity, initial), predicted_ring_(ring_capacity, converted(initial)), budget_(budget),
+          report_(report), sent_log_(sent_log), packet_(packet_budget), sent_at_(ring_capacity),
+          waiting_(cube_count) {
+        if (!ring_.ok() || !predicted_ring_.ok()) throw std::runtime_error("the initial snapshot does not encode");
     }
 
-    // An acknowledgement from the client: the snapshots it holds, now baselines.
-    void acked(const netser::ack_message& ack) { netser::apply_ack(ring_, ack); }
+    // An acknowledgement from the client: the snapshots it holds, now baselines (of the
+    // sent stream and of the measured predicted one, which shares its sequence numbers).
+    void acked(const netser::ack_message& ack) {
+        netser::apply_ack(ring_, ack);
+        netser::apply_ack(predicted_ring_, ack);
+    }
 
     // Writes snapshot n (already as_received) as one packet of at most the budget against
     // the newest snapshot the client acknowledged. held receives what the client will
@@ -127,6 +134,7 @@ public:
 
         if (ring_.put(sequence, held) == nullptr) return {};
         sent_at_[sequence % ring_capacity] = n;
+        measure_predicted(sequence, current);
         return packet.bytes;
     }
 
@@ -135,6 +143,58 @@ public:
     }
 
 private:
+    static bool same_predicted(const PredictedSnapshot& a, const PredictedSnapshot& b) noexcept {
+        const auto cube = [](const PredictedCube& c) { return DeltaCube{c.interacting, c.position, c.orientation}; };
+        for (std::size_t i = 0; i < cube_count; ++i)
+            if (!same_cube(cube(a.cubes[i]), cube(b.cubes[i]))) return false;
+        return true;
+    }
+
+    static PredictedSnapshot converted(const DeltaSnapshot& s) {
+        PredictedSnapshot p;
+        for (std::size_t i = 0; i < cube_count; ++i) p.cubes[i] = to_predicted(s.cubes[i]);
+        return p;
+    }
+
+    // Stage 5, measured only: the whole snapshot (no budget) as a predicted delta packet,
+    // range-coded with the library's default prior, against the newest acknowledged
+    // snapshot and up to two acknowledged ones just before it (netser::predict_linear
+    // extrapolates from them); read back against the same ring and compared. Its ring
+    // holds what a client of this stream would hold: every snapshot whole.
+    void measure_predicted(std::uint16_t sequence, const DeltaSnapshot& current) {
+        stage_stats& stage = report_.stages[4];
+        const netser::baseline_entry<PredictedSnapshot>* named[netser::max_predicted_baselines] = {};
+        std::size_t count = 0;
+        named[count++] = &predicted_ring_.newest_acked();
+        for (std::uint16_t back = 1; named[0]->sequence != netser::initial_sequence && back <= 8 &&
+                                     count < netser::max_predicted_baselines;
+             ++back) {
+            const auto older = static_cast<std::uint16_t>(named[count - 1]->sequence - 1);
+            if (older == netser::initial_sequence) break;
+            const auto* e = predicted_ring_.find(older);
+            if (e == nullptr || !e->acked) break;
+            named[count++] = e;
+        }
+        *predicted_msg_ = converted(current);
+        netser::packet_options options;
+        options.range = &netser::default_range_prior();
+        const netser::packet_write_result packet = netser::write_predicted_delta_packet(
+            predicted_packet_, sequence, *predicted_msg_, {named, count}, *predicted_scratch_, options);
+        const bool read_back =
+            !packet.error &&
+            !netser::read_predicted_delta_packet(packet.bytes, *predicted_read_, predicted_ring_, *predicted_scratch_,
+                                                 nullptr, options) &&
+            same_predicted(*predicted_read_, *predicted_msg_);
+        if (!read_back || predicted_ring_.put(sequence, *predicted_msg_) == nullptr) {
+            if (report_.failures++ == 0) report_.first_failure = "the predicted range-coded packet did not read back";
+            return;
+        }
+        // The CRC and the bit-packed header (sequence, count, baselines, fingerprint):
+        // the rest is the range coder's.
+        const std::size_t header_bytes = 4 + (16 + 2 + 16 * count + 32 + 7) / 8;
+        stage.add(packet.bytes.size(), 1, (packet.bytes.size() - header_bytes) * 8, packet.bytes.size());
+    }
+
     static std::size_t delta_bits(const DeltaSnapshot& msg, const DeltaSnapshot& base) {
         netser::measure_stream m;
         (void)netser::serialize_delta(m, msg, base); // written just before: it measures
@@ -191,6 +251,11 @@ private:
     }
 
     netser::baseline_ring<DeltaSnapshot> ring_;
+    netser::baseline_ring<PredictedSnapshot> predicted_ring_;
+    std::unique_ptr<PredictedSnapshot> predicted_msg_ = std::make_unique<PredictedSnapshot>();
+    std::unique_ptr<PredictedSnapshot> predicted_read_ = std::make_unique<PredictedSnapshot>();
+    std::unique_ptr<PredictedSnapshot> predicted_scratch_ = std::make_unique<PredictedSnapshot>();
+    std::vector<std::byte> predicted_packet_;
     netser::delta_budget<&DeltaSnapshot::cubes> budget_;
     server_report& report_;
     std::ostream* sent_log_;
@@ -225,6 +290,7 @@ void run_server(const options& opt, net::udp::socket& socket, const net::udp::en
     report.stages[1].name = "2 quantized + smallest-three orientation";
     report.stages[2].name = "3 + velocity only while moving";
     report.stages[3].name = "4 delta vs acked, no velocity (sent)";
+    report.stages[4].name = "5 predicted from acked, range-coded";
 
     CubeWorld world(opt.seed);
     std::vector<CubeState> cubes(cube_count);

@@ -238,3 +238,25 @@ TEST_CASE("a range reader stops at its logical bit limit on input that never end
     const auto bc = wc.finish();
     CHECK(std::vector<std::byte>(ba.begin(), ba.end()) == std::vector<std::byte>(bc.begin(), bc.end()));
 }
+
+TEST_CASE("a range stream refuses a call wider than 64 bits, and its bit limit saturates", "[range]") {
+    std::vector<std::byte> buffer(16);
+    netser::range_write_stream w(buffer);
+    CHECK_FALSE(w.process_bits(1, 65));
+    CHECK(w.error().code == netser::errc::invalid_value);
+    const std::vector<std::byte> bytes(16, std::byte{0x5a});
+    netser::range_read_stream r(bytes);
+    std::uint64_t v = 7;
+    CHECK_FALSE(r.process_bits(v, 65));
+    CHECK(r.error().code == netser::errc::invalid_value);
+    CHECK(v == 0);
+    // (B + 8) x 2^18 where size_t holds it (from 16 KiB on a 32-bit host it does not).
+    using netser::detail::range_logical_bit_limit;
+    CHECK(range_logical_bit_limit(0) == std::size_t{8} << 18);
+    CHECK(range_logical_bit_limit(1000) == std::size_t{1008} << 18);
+    CHECK(range_logical_bit_limit(SIZE_MAX) == SIZE_MAX);
+    CHECK(range_logical_bit_limit(SIZE_MAX / 262144 - 8) == (SIZE_MAX / 262144) * 262144);
+    CHECK(range_logical_bit_limit(SIZE_MAX / 262144 - 7) == SIZE_MAX);
+    if constexpr (sizeof(std::size_t) == 4) CHECK(range_logical_bit_limit(16376) == SIZE_MAX);
+    else CHECK(range_logical_bit_limit(16376) == static_cast<std::size_t>(std::uint64_t{16384} << 18));
+}

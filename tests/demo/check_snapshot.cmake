@@ -77,6 +77,19 @@ endif()
 if(DEFINED MAX_WAIT AND longest_wait GREATER MAX_WAIT)
   fail("a cube stayed behind ${longest_wait} snapshots in a row, more than ${MAX_WAIT}: a change starved")
 endif()
+# Stage 5 (measured, every packet read back or the run fails): when the sent stream
+# deferred nothing, both carry every change against the same acked snapshots, and the
+# predicted, range-coded packets take fewer bytes than the bit-packed deltas.
+if(NOT out MATCHES "  4 delta vs acked, no velocity \\(sent\\) +[0-9.]+ +[0-9.]+ +([0-9]+) ")
+  fail("no stage 4 line")
+endif()
+set(stage4_bytes ${CMAKE_MATCH_1})
+if(NOT out MATCHES "  5 predicted from acked, range-coded +[0-9.]+ +1\\.0 +([0-9]+) ")
+  fail("no stage 5 line (one packet a snapshot)")
+endif()
+if(CMAKE_MATCH_1 EQUAL 0 OR (deferred EQUAL 0 AND NOT CMAKE_MATCH_1 LESS stage4_bytes))
+  fail("stage 5: ${CMAKE_MATCH_1} bytes a snapshot against ${stage4_bytes} for the sent deltas")
+endif()
 # The client's own count of cubes behind the full state (against the true state) agrees
 # with the server's (what it holds against what it has) when it read every packet.
 if(NOT out MATCHES "behind the full state: ([0-9]+) cubes in ([0-9]+) snapshots")

@@ -244,6 +244,44 @@ TEST_CASE("a range-coded predicted delta packet reads back, and refuses a bit-pa
     CHECK(std::vector<std::byte>(s.bytes.begin(), s.bytes.end()) == packet);
 }
 
+TEST_CASE("a range-coded predicted packet's errors are at packet bits on both sides", "[session][prediction][range]") {
+    netser::baseline_ring<Track> ring(16);
+    ring.put(9, {490, 7});
+    ring.put(10, {500, 7});
+    const std::array<const pp::entry*, 2> two{ring.find(10), ring.find(9)};
+    netser::packet_options range;
+    range.range = &netser::default_range_prior();
+    Track scratch, got;
+    // A write: y = 1001 is out of its range; the body's logical bit plus the CRC and the
+    // header (32 + 16 + 2 + 2 x 16 + 32 = 114 bits) padded to a byte, 15 bytes.
+    std::vector<std::byte> packet;
+    const auto bad = netser::write_predicted_delta_packet(packet, 12, Track{520, 1001}, two, scratch, range);
+    REQUIRE(bad.error);
+    netser::predicted_baseline(scratch, {2, 1, 0}, ring.find(10)->value, &ring.find(9)->value);
+    std::vector<std::byte> body(64);
+    netser::range_write_stream plain(body);
+    const Track out_of_range{520, 1001};
+    REQUIRE_FALSE(netser::serialize_delta(plain, out_of_range, scratch));
+    CHECK(bad.error.code == plain.error().code);
+    CHECK(bad.error.bit == 15 * 8 + plain.error().bit);
+    // A read of a cut packet: read() returns the error, and error() tells the same one.
+    REQUIRE_FALSE(netser::write_predicted_delta_packet(packet, 12, Track{523, 9}, two, scratch, range).error);
+    packet.pop_back();
+    const auto cut = std::span<const std::byte>(packet);
+    // (A shorter packet has another CRC: recompute it as a forger would.)
+    std::vector<std::byte> forged(cut.begin(), cut.end());
+    const std::uint32_t crc = netser::detail::packet_crc(
+        netser::detail::predicted_protocol_id_of<Track>(range), std::span<const std::byte>(forged).subspan(4));
+    netser::detail::store_le32(forged.data(), crc);
+    netser::predicted_delta_packet_reader<Track> reader(forged, range);
+    REQUIRE_FALSE(reader.error());
+    const netser::error e = reader.read(got, two, scratch);
+    REQUIRE(e);
+    CHECK(reader.error().code == e.code);
+    CHECK(reader.error().bit == e.bit);
+    CHECK(e.bit >= 15 * 8);
+}
+
 TEST_CASE("a range-coded predicted delta packet's golden bytes", "[session][prediction][range]") {
     // tools/golden.py --delta-packets: its own model of the contexts (docs/wire_format.md
     // "Contexts": the root frame codes the struct's changed bit; frames x and y their
