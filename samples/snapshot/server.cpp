@@ -166,9 +166,7 @@ private:
         const netser::baseline_entry<PredictedSnapshot>* named[netser::max_predicted_baselines] = {};
         std::size_t count = 0;
         named[count++] = &predicted_ring_.newest_acked();
-        for (std::uint16_t back = 1; named[0]->sequence != netser::initial_sequence && back <= 8 &&
-                                     count < netser::max_predicted_baselines;
-             ++back) {
+        while (count < netser::max_predicted_baselines && named[count - 1]->sequence != netser::initial_sequence) {
             const auto older = static_cast<std::uint16_t>(named[count - 1]->sequence - 1);
             if (older == netser::initial_sequence) break;
             const auto* e = predicted_ring_.find(older);
