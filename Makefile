@@ -74,28 +74,33 @@ RELEASE_CONFIG := -DCMAKE_BUILD_TYPE=Release \
                   -DCMAKE_CXX_COMPILER=$(GCC_CXX) \
                   "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
 
+# -O1: at -O0 the build is about a quarter faster, but the hostile suite runs 6 minutes
+# instead of about one and the fuzz targets a tenth as many inputs.
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -O1 -g
+# The fuzz targets are built here too (libFuzzer on top of the same sanitizers), so
+# that CI's fuzz smoke run (fuzz-smoke-asan) needs no build of its own.
 ASAN_CONFIG := -DCMAKE_BUILD_TYPE=Debug \
                -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
                "-DCMAKE_CXX_FLAGS=$(SANITIZE)" \
-               -DNETSER_BUILD_BENCHMARKS=OFF -DNETSER_BUILD_HEADER_CHECKS=OFF
+               -DNETSER_BUILD_BENCHMARKS=OFF -DNETSER_BUILD_HEADER_CHECKS=OFF -DNETSER_BUILD_FUZZ=ON
 
 CTEST_ARGS := --output-on-failure -j$(JOBS)
 
 # --- hardening: fuzzing, other hosts, valgrind (SECURITY.md says what each proves) ---
 
 # The unit-test executables (tests/<dir>/*_test.cpp, and the demo's counter and scene
-# tests), for the cross and valgrind builds: every suite that runs without the network
+# tests), for the cross builds and valgrind: every suite that runs without the network
 # or Python. unit_suite_path is where one is in a build tree. The scene tests simulate on
 # ODE, which the cross toolchains do not have (CMake leaves them out there): CROSS_SUITES
-# are the others. Under valgrind the scene's 2837-frame case would take minutes:
-# valgrind_args leaves out the cases tagged [long].
-UNIT_SUITES = $(foreach d,core reflect packet game delta session hostile schema,$(if $(wildcard tests/$(d)/*_test.cpp),netser_$(d)_tests)) \
+# are the others (the encodings suite has not run on them yet). Under valgrind (about 40 times slower) the cases tagged [long] (the
+# scene's 2837 frames, attacks on every bit of hundreds of packets) would take many
+# minutes: valgrind_args leaves them out; every other job runs them.
+UNIT_SUITES = $(foreach d,core reflect encodings packet game delta session hostile schema,$(if $(wildcard tests/$(d)/*_test.cpp),netser_$(d)_tests)) \
               $(if $(wildcard tests/demo/counter_test.cpp),netser_demo_counter_tests) \
               $(if $(wildcard tests/demo/scene_test.cpp),netser_demo_scene_tests)
-CROSS_SUITES = $(filter-out netser_demo_scene_tests,$(UNIT_SUITES))
+CROSS_SUITES = $(filter-out netser_demo_scene_tests netser_encodings_tests,$(UNIT_SUITES))
 unit_suite_path = tests/$(if $(filter netser_demo_%,$(1)),demo/)$(1)
-valgrind_args = $(if $(filter netser_demo_scene_tests,$(1)),'~[long]')
+valgrind_args := '~[long]'
 suites_regex = ^($(subst $(eval) ,|,$(strip $(1))))$$
 
 # Seconds each libFuzzer target runs in `make fuzz` (fuzz-smoke: 60 unless given).
@@ -122,29 +127,26 @@ I686_DIR  ?= build-i686
 # CI runners) cannot run them natively. I686_EMULATOR= runs them natively.
 I686_EMULATOR ?= qemu-i386
 
-VALGRIND_DIR    ?= build-valgrind
 # nouserintercepts: the hostile tests' own operator new / delete (a counting allocator
 # over malloc / free) stay theirs, instead of valgrind replacing only the calls it sees.
 VALGRIND        ?= valgrind --error-exitcode=1 --leak-check=full --show-leak-kinds=definite,indirect,possible --quiet \
                    --soname-synonyms=somalloc=nouserintercepts
-VALGRIND_CONFIG := -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=$(GCC_CXX) "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" \
-                   -DNETSER_BUILD_FUZZ=ON -DNETSER_BUILD_SAMPLES=OFF -DNETSER_BUILD_BENCHMARKS=OFF
-
-.PHONY: help deps deps-ci configure demo test compile-fail asan bench bench-deps bench-peers clean fuzz fuzz-smoke fuzz-build s390x i686 valgrind
+.PHONY: help deps deps-ci configure demo test compile-fail asan bench bench-deps bench-peers clean fuzz fuzz-smoke fuzz-smoke-asan fuzz-build s390x i686 valgrind
 
 help:
 	@echo "make deps     install the Debian packages needed to build and test"
 	@echo "make demo     build and run samples/$(DEMO) (DEMO=<sample> DEMO_ARGS=...)"
 	@echo "make test     g++ release build of everything, then all tests (ctest)"
 	@echo "make compile-fail  the compile-fail tests alone, with g++ and clang++: each message and its line count"
-	@echo "make asan     clang++ ASan+UBSan build in $(ASAN_DIR), then all tests"
+	@echo "make asan     clang++ ASan+UBSan build of the unit tests and fuzz targets in $(ASAN_DIR), then the tests (ASAN_ALL=1: all)"
 	@echo "make bench    install the peer libraries, build and run the benchmarks (BENCH_ARGS=...)"
 	@echo "make bench-peers  only netser beside protobuf, FlatBuffers, Cap'n Proto, cereal, MessagePack"
 	@echo "make fuzz     clang libFuzzer targets, FUZZ_SECONDS=$(FUZZ_SECONDS) s each (corpus kept in $(FUZZ_DIR))"
-	@echo "make fuzz-smoke  the same, 60 s each unless FUZZ_SECONDS is given (CI)"
+	@echo "make fuzz-smoke  the same, 60 s each unless FUZZ_SECONDS is given"
+	@echo "make fuzz-smoke-asan  the same on the fuzz targets of the ASan tree (CI, after make asan)"
 	@echo "make s390x    cross-build the unit tests for s390x (big-endian), run them under qemu"
 	@echo "make i686     cross-build the unit tests for 32-bit x86, run them"
-	@echo "make valgrind g++ -O1 -g unit tests and fuzz-corpus replays under valgrind memcheck"
+	@echo "make valgrind the release tree's unit tests under valgrind memcheck (without [long] cases)"
 	@echo "make clean    remove the build trees"
 
 deps:
@@ -174,15 +176,23 @@ compile-fail: configure
 	@sed -n 's|^-- .*/compile_fail/\([a-z_]*\)\.cpp: \([0-9]*\) lines with \([^;]*\); first error: [^ ]* error: \(.*\)$$|\2\t\3\t\1\t\4|p' \
 	  $(BUILD_DIR)/Testing/Temporary/LastTest.log | sort -t '	' -k3,3 -k2,2
 
-# The sanitized build runs what executes: the compile-fail checks, the consumer builds
-# and the header checks compile only, and `make test` runs them already.
+# The sanitized build: the unit-test suites (the hostile ones among them) and the fuzz
+# targets, which fuzz-smoke-asan runs. ASAN_ALL=1: every test that executes (samples,
+# schema tools, documentation examples too; the compile-fail checks, the consumer builds
+# and the header checks only compile, and `make test` runs them).
+ASAN_ALL ?=
+ASAN_SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+                      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 asan: deps
 	@$(call install_missing,$(ASAN_DEPS) $(TEST_DEPS))
 	$(CMAKE) -S . -B $(ASAN_DIR) $(ASAN_CONFIG)
+ifeq ($(ASAN_ALL),)
+	$(CMAKE) --build $(ASAN_DIR) -j$(JOBS) --target $(UNIT_SUITES) make_seeds $(FUZZ_TARGETS)
+	$(ASAN_SANITIZER_ENV) $(CTEST) --test-dir $(ASAN_DIR) $(CTEST_ARGS) -R '$(call suites_regex,$(UNIT_SUITES))'
+else
 	$(CMAKE) --build $(ASAN_DIR) -j$(JOBS)
-	ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	$(CTEST) --test-dir $(ASAN_DIR) $(CTEST_ARGS) -LE '^(compile_fail|consumer)$$'
+	$(ASAN_SANITIZER_ENV) $(CTEST) --test-dir $(ASAN_DIR) $(CTEST_ARGS) -LE '^(compile_fail|consumer)$$'
+endif
 
 # The peer libraries first, so that configuring finds them (tests/benchmarks/peers).
 bench-deps: deps
@@ -220,6 +230,12 @@ fuzz-smoke: fuzz-build
 	rm -rf $(FUZZ_DIR)/corpus
 	tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
+# CI: the same run on the fuzz targets of the ASan tree (clang -O1; `make asan` built
+# them), so that CI compiles them once.
+fuzz-smoke-asan: FUZZ_DIR := $(ASAN_DIR)
+fuzz-smoke-asan: FUZZ_CONFIG := $(ASAN_CONFIG)
+fuzz-smoke-asan: fuzz-smoke
+
 # $(call cross_tests,<toolchain>,<build dir>[,<more cmake arguments>]): the unit-test
 # suites only (no samples, benchmarks, header or consumer checks; no ODE scene), run by
 # ctest (through qemu where the toolchain or the arguments name an emulator).
@@ -237,25 +253,19 @@ i686: deps
 	@$(call install_missing,$(I686_DEPS))
 	$(call cross_tests,toolchain-i686.cmake,$(I686_DIR),"-DCMAKE_CROSSCOMPILING_EMULATOR=$(I686_EMULATOR)")
 
-# memcheck over every unit-test executable, then over the fuzz targets' g++ replayers
-# fed the seed corpora and, when `make fuzz` or `make fuzz-smoke` ran before, the corpora
-# the fuzzers grew (every input read from an exactly sized block).
-valgrind: deps
+# memcheck over every unit-test executable of the release tree (`make test` builds it;
+# -O2 without -g: a report names functions, not lines), without the cases tagged [long].
+# The fuzz targets' inputs run under ASan + UBSan (fuzz-smoke-asan, `make fuzz`), not here.
+valgrind: configure
 	@$(call install_missing,$(VALGRIND_DEPS))
-	$(CMAKE) -S . -B $(VALGRIND_DIR) $(VALGRIND_CONFIG)
-	$(CMAKE) --build $(VALGRIND_DIR) -j$(JOBS) --target $(UNIT_SUITES) make_seeds $(FUZZ_TARGETS)
-	$(VALGRIND_DIR)/tests/fuzz/make_seeds $(VALGRIND_DIR)/seeds
-	@source tests/fuzz/seed_folder.sh; passed=0; failed=0; \
+	$(CMAKE) --build $(BUILD_DIR) -j$(JOBS) --target $(UNIT_SUITES)
+	@passed=0; failed=0; \
 	run() { \
 	  echo "== valgrind $$*"; start=$$SECONDS; \
 	  if (cd tests && $(VALGRIND) "$$@"); then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	  echo "== $$((SECONDS - start)) s"; \
 	}; \
-	$(foreach s,$(UNIT_SUITES),run $(CURDIR)/$(VALGRIND_DIR)/$(call unit_suite_path,$(s)) $(call valgrind_args,$(s));) \
-	for t in $(FUZZ_TARGETS); do \
-	  corpus=$(CURDIR)/$(FUZZ_DIR)/corpus/$$t; [ -d "$$corpus" ] || corpus=; \
-	  run $(CURDIR)/$(VALGRIND_DIR)/tests/fuzz/$$t $(CURDIR)/$(VALGRIND_DIR)/seeds/$$(fuzz_seed_folder $$t) $$corpus; \
-	done; \
+	$(foreach s,$(UNIT_SUITES),run $(CURDIR)/$(BUILD_DIR)/$(call unit_suite_path,$(s)) $(valgrind_args);) \
 	echo "valgrind: $$passed passed, $$failed failed"; \
 	[ "$$failed" = 0 ]
 

@@ -232,7 +232,15 @@ public:
     }
     void enter_named(std::string_view name) noexcept {
         enter(cached_hash(name));
-        if (statistics_ != nullptr) counting([&] { path_push(name); });
+        if (statistics_ != nullptr) [[unlikely]] count_path(name);
+    }
+    // Training's side of the hooks, out of line: it allocates, and only training runs
+    // it (inlined into every member, it made the walk's code larger and slower to compile).
+    NETSER_NOINLINE void count_path(std::string_view part) noexcept {
+        counting([&] { path_push(part); });
+    }
+    NETSER_NOINLINE void count_alternative_path(std::string_view name) noexcept {
+        counting([&] { path_push(std::string("<").append(name).append(">")); });
     }
     // Runs a step of counting statistics (which allocates): out of memory, counting
     // stops, marked incomplete, rather than throw through the walk.
@@ -385,16 +393,15 @@ public:
     void enter_member(std::string_view name) noexcept { contexts_.enter_named(name); }
     void enter_element() noexcept {
         contexts_.enter(range_element_hash);
-        if (contexts_.statistics() != nullptr) contexts_.counting([&] { contexts_.path_push("[]"); });
+        if (contexts_.statistics() != nullptr) [[unlikely]] contexts_.count_path("[]");
     }
     void enter_alternative(std::string_view name) noexcept {
         contexts_.enter(range_name_hash(name) ^ range_alternative_hash);
-        if (contexts_.statistics() != nullptr)
-            contexts_.counting([&] { contexts_.path_push(std::string("<").append(name).append(">")); });
+        if (contexts_.statistics() != nullptr) [[unlikely]] contexts_.count_alternative_path(name);
     }
     void enter_index() noexcept {
         contexts_.enter(range_index_hash);
-        if (contexts_.statistics() != nullptr) contexts_.counting([&] { contexts_.path_push("index()"); });
+        if (contexts_.statistics() != nullptr) [[unlikely]] contexts_.count_path("index()");
     }
     void leave() noexcept { contexts_.leave(); }
 
@@ -429,12 +436,7 @@ public:
         for (int i = 0; i < n; ++i) {
             const unsigned bit = static_cast<unsigned>(value >> (n - 1 - i)) & 1u;
             const std::size_t m = detail::range_bit_model(i, node);
-            if (range_statistics* st = contexts_.statistics()) {
-                contexts_.counting([&] {
-                    count(*st, m, bit);
-                    cost(*st, models[m], bit);
-                });
-            }
+            if (range_statistics* st = contexts_.statistics()) [[unlikely]] count(*st, models[m], m, bit);
             encoder_.encode(models[m], bit);
             node = node << 1 | bit;
         }
@@ -472,13 +474,16 @@ public:
 
 private:
     std::size_t capacity() const noexcept { return capacity_bytes_; }
-    void count(range_statistics& st, std::size_t model, unsigned bit) {
-        const std::size_t i = contexts_.last_slot() * range_models_per_context + model;
-        (bit != 0 ? st.ones : st.zeros)[i] += 1;
-    }
-    void cost(range_statistics& st, const bit_probability& model, unsigned bit) {
-        const double p0 = static_cast<double>(model.p0()) / bit_probability::one;
-        st.bits_by_path[contexts_.path()] += -std::log2(bit != 0 ? 1.0 - p0 : p0);
+    // Training: the bit's count in its model, and its cost on the member's path. Out of
+    // line, so that the coding loop stays small where it is inlined.
+    NETSER_NOINLINE void count(range_statistics& st, const bit_probability& model, std::size_t m,
+                               unsigned bit) noexcept {
+        contexts_.counting([&] {
+            const std::size_t i = contexts_.last_slot() * range_models_per_context + m;
+            (bit != 0 ? st.ones : st.zeros)[i] += 1;
+            const double p0 = static_cast<double>(model.p0()) / bit_probability::one;
+            st.bits_by_path[contexts_.path()] += -std::log2(bit != 0 ? 1.0 - p0 : p0);
+        });
     }
 
     range_encoder encoder_;

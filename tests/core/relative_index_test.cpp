@@ -99,7 +99,7 @@ TEST_CASE("serialize_relative_index writes a sparse index set ending with the se
     CHECK(got == std::vector<int>(indices.begin(), indices.end()));
 }
 
-TEST_CASE("serialize_relative_index writes what the ladder oracle writes for every distance", "[relative_index]") {
+TEST_CASE("serialize_relative_index writes what the ladder oracle writes for every distance", "[relative_index][long]") {
     for (const int max : {0, 1, 5, 60, 124, 125, 126, 127, 200, 1000, 4095, 70000}) {
         for (int previous = -1; previous < max && previous < 300; ++previous) {
             for (int current = previous + 1; current <= max; current += (current < previous + 300 ? 1 : 997)) {
@@ -122,7 +122,7 @@ TEST_CASE("serialize_relative_index writes what the ladder oracle writes for eve
 }
 
 TEST_CASE("serialize_relative_index round trips random sparse index sets ending with the sentinel",
-          "[relative_index]") {
+          "[relative_index][long]") {
     std::mt19937_64 rng(51);
     for (int round = 0; round < 2000; ++round) {
         const int max = static_cast<int>(1 + rng() % (round % 3 == 0 ? 100000 : 600));

@@ -185,7 +185,7 @@ TEST_CASE("unit_vector sends a vector that is not unit as its direction", "[game
 
 // --- round trips and error ----------------------------------------------------------------
 
-TEST_CASE("unit_vector round trips random directions within the documented error", "[game][unit_vector][random]") {
+TEST_CASE("unit_vector round trips random directions within the documented error", "[game][unit_vector][random][long]") {
     for (const int bits : {8, 10, 12, 16}) {
         const error_figures f = measure(bits, samples);
         INFO(bits << " bits: angle " << f.angle << " rad = " << degrees(f.angle) << " deg ("

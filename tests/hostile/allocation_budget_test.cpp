@@ -163,7 +163,7 @@ TEST_CASE("a forged count of a million slots is refused before it is allocated",
     CHECK(r.heap.bytes == 0);
 }
 
-TEST_CASE("zero-bit elements in a recursive type are bounded by the budget", "[hostile][memory][budget]") {
+TEST_CASE("zero-bit elements in a recursive type are bounded by the budget", "[hostile][memory][budget][long]") {
     // Each node: 4000 zero-bit elements (12 bits of count), then 2 kids: a full binary
     // tree 10 levels deep is 2047 nodes and 8 MB of elements from about 6 KB.
     std::vector<std::byte> buffer(1 << 14);

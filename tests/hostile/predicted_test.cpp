@@ -251,7 +251,7 @@ TEST_CASE("predicted_baseline is the model's prediction bit for bit, and inside 
 }
 
 TEST_CASE("linear_prediction::code at extreme codes, spacings and gains, no overflow, the documented rounding",
-          "[hostile][prediction]") {
+          "[hostile][prediction][long]") {
     // Against code_by_definition (a quotient and a remainder of int64s, no __int128), and
     // against the rounding's meaning: |2 d (p - c0) - 2 n| <= d with n = step * num * ahead,
     // d = span * den, ties away from zero; clamped results at 0 or max; held results c0.
@@ -339,7 +339,7 @@ TEST_CASE("linear_prediction::code at extreme codes, spacings and gains, no over
 }
 
 TEST_CASE("predicted packets cut at every bit, flipped at every bit, with garbage after them, as the model says",
-          "[hostile][prediction]") {
+          "[hostile][prediction][long]") {
     const Swarm before = sentinel();
     outcomes flips, cuts, garbage;
     std::size_t packets = 0, cut_packets_decoded = 0;

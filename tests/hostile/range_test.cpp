@@ -358,7 +358,7 @@ void delta_attacks(std::uint64_t seeds, tally& all) {
 } // namespace
 
 TEST_CASE("range-coded plain reads cut at every bit, flipped at every bit, lengthened and garbage end cleanly",
-          "[hostile][range]") {
+          "[hostile][range][long]") {
     tally all;
     plain_attacks<Player>(6, all);
     plain_attacks<Inventory>(6, all);
@@ -374,7 +374,7 @@ TEST_CASE("range-coded plain reads cut at every bit, flipped at every bit, lengt
 }
 
 TEST_CASE("range-coded delta reads cut at every bit, flipped at every bit, lengthened and garbage end cleanly",
-          "[hostile][range]") {
+          "[hostile][range][long]") {
     tally all;
     delta_attacks<Player>(4, all);
     delta_attacks<Inventory>(4, all);
@@ -446,7 +446,7 @@ std::size_t nodes_in(const Node& n) {
 } // namespace
 
 TEST_CASE("a forged count of large elements is charged before anything is allocated, as measured without the budget",
-          "[hostile][range][budget]") {
+          "[hostile][range][budget][long]") {
     // 2^20 kilobyte blobs in 3 bytes: more than the logical bits of 3 bytes hold (8,192
     // a blob): refused at the count, nothing allocated.
     const auto forged = range_forged({{1u << 20, 21}});
@@ -523,7 +523,7 @@ TEST_CASE("a recursive type range-coded allocates exactly what it is charged, at
 }
 
 TEST_CASE("the most logical bits a byte can hold stay below the reader's limit; a read of never-ending input stops",
-          "[hostile][range]") {
+          "[hostile][range][long]") {
     // 2^18 zero words (16.8 million logical bits) with the confident prior: tens of
     // thousands of logical bits a byte (a zero costs 2^-15 / ln 2 bits, more where the
     // range is short: bound = (range >> 15) * p0 rounds down), below the limit of 2^18.
@@ -786,7 +786,7 @@ TEST_CASE("a range-coded predicted packet's CRC, header and body are as document
 }
 
 TEST_CASE("range-coded predicted packets cut at every bit, flipped at every bit, lengthened, as the model says",
-          "[hostile][range][prediction]") {
+          "[hostile][range][prediction][long]") {
     const Swarm before = sentinel();
     outcomes flips, cuts, longer;
     std::size_t packets = 0, body_flips_taken_for_the_original = 0, same_value_other_bits = 0;

@@ -434,7 +434,7 @@ constexpr int random_per_bit_count = 200000;
 
 } // namespace
 
-TEST_CASE("smallest_three and unit_quaternion re-encode a rotation they decoded bit for bit", "[hostile][ranges]") {
+TEST_CASE("smallest_three and unit_quaternion re-encode a rotation they decoded bit for bit", "[hostile][ranges][long]") {
     auto round_trip_drifts = []<class T>(const T& v0) {
         const packet first = write_value(v0);
         const auto v1 = read_value<T>(first.bytes);
@@ -503,7 +503,7 @@ TEST_CASE("smallest_three and unit_quaternion re-encode a rotation they decoded 
     }
 }
 
-TEST_CASE("every packet of the rotation encodings reads as a rotation that re-encodes bit for bit", "[hostile][ranges]") {
+TEST_CASE("every packet of the rotation encodings reads as a rotation that re-encodes bit for bit", "[hostile][ranges][long]") {
     // Every code in [0, max_int]: 2^bits - 1 of them (the one above fails, see above).
     SECTION("smallest_three, every packet at 2 to 5 bits, random ones at 6 to 32 (100,000 at 7, 15, 23, 31 bits)") {
         for (int bits = 2; bits <= 32; ++bits) {

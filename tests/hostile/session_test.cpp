@@ -540,7 +540,7 @@ std::vector<bool> named_by(const netser::ack_message& a) {
 
 } // namespace
 
-TEST_CASE("forged acks never mark a snapshot the ring does not hold", "[hostile][session][acks]") {
+TEST_CASE("forged acks never mark a snapshot the ring does not hold", "[hostile][session][acks][long]") {
     std::vector<netser::ack_message> forged = {
         {7, 0},                                        // never sent
         {7, 0xffffffffu},                              // never sent, every bit of previous

@@ -128,7 +128,7 @@ TEST_CASE("netser::raw_bytes carries any bytes", "[hostile][strings]") {
     }
 }
 
-TEST_CASE("the text check agrees with an independent validator", "[hostile][strings]") {
+TEST_CASE("the text check agrees with an independent validator", "[hostile][strings][long]") {
     auto agrees = [](const std::string& s) {
         const auto r = read_value<Text>(forged_text(s.size(), s));
         const bool accepted = !r.error;
