@@ -3,18 +3,31 @@
 // Function attributes shared by the headers: the only place they are spelled, with a
 // branch per compiler family. Any other compiler gets plain functions, which are
 // correct, only maybe slower.
+//
+// NETSER_NO_FORCED_INLINE (define it before any netser header, the same in every
+// translation unit): nothing is forced inline, the compiler's own heuristics decide.
+// For sanitizer, debug and cross builds, which compile translation units that code
+// many types (range-coded ones most) in about half the time, and run slower.
 
 #if defined(__GNUC__) // g++ and clang
 // Failure paths: kept out of line so the success path stays small (and compiles fast).
 #  define NETSER_COLD __attribute__((cold, noinline))
 // The thin layers of the visitor and the primitives: always inlined, so that reflected
 // code costs what hand-written code costs (compilers otherwise stop at some depth).
-#  define NETSER_INLINE __attribute__((always_inline)) inline
+#  ifdef NETSER_NO_FORCED_INLINE
+#    define NETSER_INLINE inline
+#  else
+#    define NETSER_INLINE __attribute__((always_inline)) inline
+#  endif
 // Rare paths that should not be inlined into their callers, without being cold.
 #  define NETSER_NOINLINE __attribute__((noinline))
 #elif defined(_MSC_VER)
 #  define NETSER_COLD __declspec(noinline)
-#  define NETSER_INLINE __forceinline
+#  ifdef NETSER_NO_FORCED_INLINE
+#    define NETSER_INLINE inline
+#  else
+#    define NETSER_INLINE __forceinline
+#  endif
 #  define NETSER_NOINLINE __declspec(noinline)
 #else
 #  define NETSER_COLD
@@ -33,7 +46,7 @@
 // The same for a lambda that such a body calls once per alternative, after its parameter
 // list: [&](auto i) NETSER_INLINE_LAMBDA { ... } (g++ 12 inlines it unasked; asked, it moved
 // a loop writing variants to its cold section).
-#if defined(__clang__)
+#if defined(__clang__) && !defined(NETSER_NO_FORCED_INLINE)
 #  define NETSER_INLINE_LARGE NETSER_INLINE
 #  define NETSER_INLINE_LAMBDA __attribute__((always_inline))
 #else
