@@ -14,25 +14,22 @@
 #  define NETSER_COLD __attribute__((cold, noinline))
 // The thin layers of the visitor and the primitives: always inlined, so that reflected
 // code costs what hand-written code costs (compilers otherwise stop at some depth).
-#  ifdef NETSER_NO_FORCED_INLINE
-#    define NETSER_INLINE inline
-#  else
-#    define NETSER_INLINE __attribute__((always_inline)) inline
-#  endif
+#  define NETSER_INLINE __attribute__((always_inline)) inline
 // Rare paths that should not be inlined into their callers, without being cold.
 #  define NETSER_NOINLINE __attribute__((noinline))
 #elif defined(_MSC_VER)
 #  define NETSER_COLD __declspec(noinline)
-#  ifdef NETSER_NO_FORCED_INLINE
-#    define NETSER_INLINE inline
-#  else
-#    define NETSER_INLINE __forceinline
-#  endif
+#  define NETSER_INLINE __forceinline
 #  define NETSER_NOINLINE __declspec(noinline)
 #else
 #  define NETSER_COLD
 #  define NETSER_INLINE inline
 #  define NETSER_NOINLINE
+#endif
+
+#ifdef NETSER_NO_FORCED_INLINE // one override for every compiler above
+#  undef NETSER_INLINE
+#  define NETSER_INLINE inline
 #endif
 
 // Larger bodies that g++ 12 inlines unasked and clang 14 leaves out of line: a
