@@ -10,14 +10,14 @@ namespace {
 
 /// A line of `depth` nodes, each with one kid but the last (no end when open_end).
 std::vector<std::byte> node_line(std::size_t depth, bool open_end = false) {
-    forge f;
+    forge f(2 * depth + 8); // 14 bits a node
     for (std::size_t i = 0; i < depth; ++i) f.put(1000 + i % 7, 11).put(i + 1 < depth || open_end ? 1 : 0, 3);
     return f.bytes();
 }
 
 /// A chain of `depth` links: v, then the presence bit of next.
 std::vector<std::byte> chain_line(std::size_t depth, bool open_end = false) {
-    forge f;
+    forge f(2 * depth + 8); // 9 bits a link
     for (std::size_t i = 0; i < depth; ++i) f.put(i % 256, 8).put(i + 1 < depth || open_end ? 1 : 0, 1);
     return f.bytes();
 }
