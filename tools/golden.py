@@ -325,6 +325,45 @@ def delta_smallest_three_whole(w):
         w.put(c, 9)
 
 
+def st_reexpress(largest, codes, to, max_code):
+    """smallest_three_codes' re-expression (docs/game_encodings.md), in integers."""
+    g = 2 if max_code % 2 == 0 else 1
+    r = max_code // g
+    d = [0] * 4
+    others = [i for i in range(4) if i != largest]
+    for i, c in zip(others, codes):
+        d[i] = (2 * c - max_code) // g
+    total = sum(d[i] * d[i] for i in others)
+    d[largest] = math.isqrt(2 * r * r - total) if total < 2 * r * r else 0
+    if d[to] < 0:
+        d = [-x for x in d]
+    return [min(max((g * d[i] + max_code + 1) >> 1, 0), max_code) for i in range(4) if i != to]
+
+
+def delta_smallest_three_codes_switch(w):
+    # A struct whose one member is smallest_three_codes(511, ladder 2, 4, 8, 32): largest
+    # w (3), codes 255, 256, 511 against largest z (2), codes 255, 256, 509. The struct's
+    # changed bit, the member's, same largest 0, the step (2 - 3 - 1) mod 4 in 2 bits, then
+    # per code a changed bit and its difference from the baseline re-expressed with z.
+    base = st_reexpress(3, [255, 256, 511], 2, 511)
+    new = [255, 256, 509]
+    w.put(1, 1)
+    w.put(1, 1)
+    w.put(0, 1)
+    w.put((2 - 3 - 1) % 4, 2)
+    for a, b in zip(new, base):
+        w.put(1 if a != b else 0, 1)
+        if a != b:
+            w_difference(w, a, b, 511, [2, 4, 8, 32])
+
+
+def smallest_three_codes_plain(w):
+    # The same member plain: the index in 2 bits, then the codes in 9 bits each.
+    w.put(3, 2)
+    for c in (255, 256, 511):
+        w.put(c, 9)
+
+
 # --- keyed deltas (docs/wire_format.md, "Keyed deltas") --------------------------------
 # Containers matched by key or slot. The baseline's entries are named by their place in
 # the reference order (a map's or set's: ascending key code; a keyed vector's: its own).
@@ -658,6 +697,10 @@ VECTORS = [
      delta_smallest_three_example),
     ("delta_smallest_three_whole", "the same rotation against one whose largest component is another",
      delta_smallest_three_whole),
+    ("delta_smallest_three_codes_plain", "a struct of a smallest_three_codes(511) rotation, plain: largest 3, "
+     "codes 255, 256, 511", smallest_three_codes_plain),
+    ("delta_smallest_three_codes_switch", "its delta, ladder 2, 4, 8, 32, to largest 2 and codes 255, 256, 509: "
+     "the baseline re-expressed with z", delta_smallest_three_codes_switch),
     ("delta_smallest_three_to_rest", "delta of a struct of a smallest_three(9) rotation, default ladder: "
      "the identity (codes 255, 255, 255) against codes 256, 255, 250, same largest",
      delta_smallest_three_to_rest),
@@ -1122,6 +1165,8 @@ TESTED_IN = [
     (r"range_packet_", "session/predicted_packet_test.cpp", "a range-coded predicted delta packet's golden bytes"),
     (r"delta_array_", "delta/delta_golden_test.cpp",
      "an array sends a changed bit per element or the indices of the changed ones, whichever is smaller"),
+    (r"delta_smallest_three_codes_", "delta/smallest_three_codes_test.cpp",
+     "smallest_three_codes: the plain and delta wires, bit by bit"),
     (r"delta_smallest_three_to_rest$", "delta/quaternion_delta_test.cpp",
      "smallest_three delta: a rotation coming to rest reads as exactly the identity"),
     (r"delta_smallest_three", "delta/quaternion_delta_test.cpp", "smallest_three delta: golden vectors"),

@@ -183,6 +183,9 @@ class BitReader:
     def leave(self):
         pass
 
+    def element_flags(self, flags):
+        pass
+
 
 # ---- range-coded bodies (wire_format.md "Range-coded packets", "Contexts") ----------------
 # The coder is tools/range_coder_reference.py's (its own model of "Range coder"); the
@@ -210,6 +213,7 @@ def range_mix(a, b):
 RANGE_ELEMENT_HASH = fnv1a32(b"[]")
 RANGE_INDEX_HASH = fnv1a32(b"index()")
 RANGE_ALTERNATIVE_HASH = fnv1a32(b"<>")
+RANGE_FLAGS_FACTOR = 0x01000193  # an element's flags enter its frame's key times this
 
 
 def range_coder():
@@ -238,11 +242,19 @@ class RangeContexts:
         self.frames = [[RANGE_ROOT_KEY, 0, 16, 0, 0, 0]] + [None] * (RANGE_MAX_DEPTH - 1)
         self.depth = 0  # frame: key, place, history, calls, last, last_bit
 
+    flags_next = 0  # an element's flags: the next call's context (element_flags)
+    flags_enter = 0  # and the key of the frame entered next
+
     def enter(self, h):
         if self.depth + 1 < RANGE_MAX_DEPTH:
             parent = self.frames[self.depth]
-            self.frames[self.depth + 1] = [range_mix(parent[0], h), 0, 16 | parent[4], 0, 0, 0]
+            key = range_mix(parent[0], h ^ ((self.flags_enter * RANGE_FLAGS_FACTOR) & 0xFFFFFFFF))
+            self.frames[self.depth + 1] = [key, 0, 16 | parent[4], 0, 0, 0]
         self.depth += 1
+        self.flags_enter = 0
+
+    def element_flags(self, flags):
+        self.flags_next = self.flags_enter = flags & 0x1F
 
     def leave(self):
         if self.depth == 0:
@@ -258,7 +270,8 @@ class RangeContexts:
     def models_for(self, n):
         """The models of the next call of n bits; its place moves on."""
         f = self.frames[min(self.depth, RANGE_MAX_DEPTH - 1)]
-        shape = min(n, 63) << 16 | (f[2] & 0xFF) << 5 | f[1]
+        shape = min(n, 63) << 16 | (f[2] & 0xFF) << 5 | f[1] | self.flags_next << 22
+        self.flags_next = 0
         slot = range_mix(f[0], shape) >> (32 - RANGE_SLOT_BITS)
         f[1] = min(f[1] + 1, 31)
         models = self.slots.get(slot)
@@ -339,6 +352,9 @@ class RangeReader:
 
     def leave(self):
         self.contexts.leave()
+
+    def element_flags(self, flags):
+        self.contexts.element_flags(flags)
 
 
 class RangePrior:
@@ -1674,11 +1690,12 @@ class Decoder:
 
     # -- element lists: changed bits or relative indices ------------------------------
 
-    def _changed_elements(self, r, count, path, body, unchanged=None):
+    def _changed_elements(self, r, count, path, body, unchanged=None, flags=None):
         """The changed ones of `count` elements: a mode bit, then a changed bit per element
         or the relative index of each changed one and the end index `count`. body(i, p)
         reads element i's body (p its path) after its bit or index; unchanged(i, item)
-        may add to the change of an element's clear bit."""
+        may add to the change of an element's clear bit; flags(i), the baseline element's
+        flags a range-coded body codes its changed bit and body under."""
         at = r.pos
         listed = self._read_at(r, 1, path) == 1
         self._change("elements", path, at, r.pos, mode="indices" if listed else "changed_bits", count=count)
@@ -1686,12 +1703,17 @@ class Decoder:
             for i in range(count):
                 p = join(path, f"[{i}]")
                 bit = r.pos
+                if flags is not None:
+                    r.element_flags(flags(i))
                 changed = self._read_at(r, 1, p) == 1
                 item = self._change("changed", p, bit, r.pos, changed=changed)
                 if changed:
                     body(i, p)
-                elif unchanged is not None:
-                    unchanged(i, item)
+                else:
+                    if flags is not None:
+                        r.element_flags(0)
+                    if unchanged is not None:
+                        unchanged(i, item)
             return
         previous = -1
         while True:
@@ -1709,6 +1731,7 @@ class Decoder:
         """The `count` elements both sides have, as changed elements; each changed one's
         delta body (or body(value node, baseline element, path), a slot's), in an
         element's frame when `framed`."""
+        flagged = body is None  # a plain element list (not a sparse vector's slots)
         body = body or self._delta_body
         out = [MISSING] * count
         if base is not MISSING:
@@ -1721,8 +1744,27 @@ class Decoder:
             if base is not MISSING and not isinstance(base[i], (dict, list)):
                 item["value"] = base[i]
 
-        self._changed_elements(r, count, path, changed, unchanged)
+        flags = None
+        if flagged and r.range_coded and base is not MISSING:
+            flags = lambda i: self._element_flags(element, base[i])  # noqa: E731
+        self._changed_elements(r, count, path, changed, unchanged, flags)
         return out
+
+    def _element_flags(self, n, v):
+        """An element's flags (wire_format.md "Contexts"): the values of the first four
+        bool members of a struct element (its own, skipped ones left out) as bits after a
+        leading 1; 0 for an element without."""
+        if n["kind"] != "struct" or not isinstance(v, dict):
+            return 0
+        definition = n if "members" in n else self.types[n["name"]]
+        flags, taken = 1, 0
+        for m in definition["members"]:
+            if m.get("skip") or "encoding" not in m or m["encoding"].get("kind") != "bool":
+                continue
+            if taken < 4:
+                flags = flags << 1 | (1 if v.get(m["name"]) is True else 0)
+            taken += 1
+        return flags if taken else 0
 
     @staticmethod
     def _framed_call(r, framed, fn, *args):

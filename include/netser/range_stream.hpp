@@ -208,6 +208,8 @@ inline constexpr std::uint32_t range_root_key = 0x811c9dc5u;
 inline constexpr std::uint32_t range_element_hash = range_name_hash("[]");
 inline constexpr std::uint32_t range_index_hash = range_name_hash("index()");
 inline constexpr std::uint32_t range_alternative_hash = range_name_hash("<>");
+/// An element's flags enter its frame's key as flags * range_flags_factor (the FNV prime).
+inline constexpr std::uint32_t range_flags_factor = 0x01000193u;
 /// The place of the first call after a child was left, and the highest place.
 inline constexpr unsigned range_after_child = 16, range_max_place = 31;
 
@@ -226,9 +228,11 @@ public:
     void enter(std::uint32_t name_hash) noexcept {
         if (depth_ + 1 < max_depth) {
             const frame& parent = frames_[depth_];
-            frames_[depth_ + 1] = {range_mix(parent.key, name_hash), 0, 16u | parent.last, 0, 0, 0};
+            frames_[depth_ + 1] = {range_mix(parent.key, name_hash ^ element_flags_ * range_flags_factor), 0,
+                                   16u | parent.last, 0, 0, 0};
         }
         ++depth_;
+        element_flags_ = 0;
     }
     void enter_named(std::string_view name) noexcept {
         enter(cached_hash(name));
@@ -284,7 +288,8 @@ public:
     NETSER_INLINE bit_probability* models_for(int bits) noexcept {
         frame& f = top();
         const std::uint32_t shape = static_cast<std::uint32_t>(bits < 63 ? bits : 63) << 16 |
-                                    (f.history & 0xffu) << 5 | f.place;
+                                    (f.history & 0xffu) << 5 | f.place | flags_next_ << 22;
+        flags_next_ = 0;
         const std::uint32_t slot = range_mix(f.key, shape) >> (32 - slot_bits);
         if (f.place < range_max_place) ++f.place;
         if (table_.stamp[slot] != table_.packet) [[unlikely]] reset(slot);
@@ -300,6 +305,9 @@ public:
         ++f.calls;
     }
 
+    /// An element's flags (detail::element_flags, below 32): the next call's context and,
+    /// when the next thing entered is the element, the key of its frame (0: none).
+    void element_flags(std::uint32_t flags) noexcept { flags_next_ = element_flags_ = flags & 0x1fu; }
     void set_statistics(range_statistics* s) noexcept { statistics_ = s; }
     range_statistics* statistics() const noexcept { return statistics_; }
     std::uint32_t last_slot() const noexcept { return last_slot_; }
@@ -348,6 +356,7 @@ private:
     const range_prior& prior_;
     std::array<frame, max_depth> frames_{};
     std::size_t depth_ = 0;
+    std::uint32_t flags_next_ = 0, element_flags_ = 0;
     std::array<cached, 64> cache_{};
     range_statistics* statistics_ = nullptr;
     std::uint32_t last_slot_ = 0;
@@ -404,6 +413,11 @@ public:
         if (contexts_.statistics() != nullptr) [[unlikely]] contexts_.count_path("index()");
     }
     void leave() noexcept { contexts_.leave(); }
+    /// The baseline element's flags, before its changed bit (see range_contexts).
+    void element_flags(std::uint32_t flags) noexcept { contexts_.element_flags(flags); }
+    /// Range streams name a container's changed elements by bits unless fewer than one
+    /// in this many changed (the bits, in contexts, cost less than the listed indices).
+    static constexpr std::size_t listed_below_one_in = 256;
 
 protected:
     explicit range_stream_base(const range_prior& prior) : contexts_(*lease_, prior) {}
@@ -417,7 +431,8 @@ protected:
 
 /// Writes serialize / serialize_delta range-coded into a caller's buffer (never past its
 /// end: overflow). Call finish() for the packet's bytes. Logical bit positions (errors,
-/// bits_processed) are those of the bit-packed stream.
+/// bits_processed) are those of a bit-packed stream making the same calls (which name a
+/// container's changed elements by bits more often than a bit-packed writer does).
 class range_write_stream : public detail::range_stream_base {
 public:
     static constexpr bool is_writing = true;

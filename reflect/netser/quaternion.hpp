@@ -493,6 +493,126 @@ NETSER_INLINE unit_quaternion_fields unit_quaternion_write(const std::array<floa
     return unit_quaternion_settle(c, plain, q.bits);
 }
 
+// floor(sqrt(v)), digit by digit: integers only, the same on every host.
+constexpr std::uint64_t isqrt_floor(std::uint64_t v) noexcept {
+    std::uint64_t root = 0, bit = std::uint64_t{1} << 62;
+    while (bit > v) bit >>= 2;
+    while (bit != 0) {
+        if (v >= root + bit) {
+            v -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+        bit >>= 2;
+    }
+    return root;
+}
+
+/// Whether smallest-three codes of [0, max_code] can be re-expressed without overflow:
+/// an even max_code up to 2^32 - 2 (netser's own quantization), an odd one up to 2^31 - 1.
+constexpr bool reexpressible_max_code(std::uint64_t max_code) noexcept {
+    return max_code >= 1 && (max_code % 2 == 0 ? max_code <= 0xfffffffeu : max_code <= 0x7fffffffu);
+}
+
+// Smallest-three fields (codes of [0, max_code], the three components other than the
+// largest in x, y, z, w order) re-expressed with component `to` as the largest, in
+// integers: with g = 2 for an even max_code and 1 for an odd one and R = max_code / g,
+// each code c stands for D = (2c - max_code) / g (the component times R * sqrt(2)); the
+// old largest gets D = isqrt(2R^2 - the sum of the others' D^2) (0 when that is
+// negative); the whole is negated when `to`'s D is negative; each D becomes the code
+// (g * D + max_code + 1) >> 1 (for g = 2 exact, for the old largest with an odd max_code
+// rounded half up), clamped to [0, max_code]. docs/game_encodings.md states the same rule.
+constexpr smallest_three_fields smallest_three_reexpress(const smallest_three_fields& f, std::uint32_t to,
+                                                         std::uint64_t max_code) noexcept {
+    if (to == f.largest || to > 3 || f.largest > 3) return f;
+    const std::int64_t m = static_cast<std::int64_t>(max_code), g = max_code % 2 == 0 ? 2 : 1, r = m / g;
+    std::array<std::int64_t, 4> d{};
+    std::uint64_t sum = 0;
+    for (std::uint32_t i = 0, k = 0; i < 4; ++i) {
+        if (i == f.largest) continue;
+        const std::int64_t x = (2 * static_cast<std::int64_t>(f.codes[k++]) - m) / g;
+        d[i] = x;
+        sum += static_cast<std::uint64_t>(x * x);
+    }
+    const std::uint64_t whole = 2 * static_cast<std::uint64_t>(r) * static_cast<std::uint64_t>(r);
+    d[f.largest] = sum >= whole ? 0 : static_cast<std::int64_t>(isqrt_floor(whole - sum));
+    const std::int64_t sign = d[to] < 0 ? -1 : 1;
+    smallest_three_fields out{to, {}};
+    for (std::uint32_t i = 0, k = 0; i < 4; ++i) {
+        if (i == to) continue;
+        const std::int64_t code = (g * sign * d[i] + m + 1) >> 1;
+        out.codes[k++] = static_cast<std::uint32_t>(code < 0 ? 0 : code > m ? m : code);
+    }
+    return out;
+}
+
+// The names of the fields both smallest-three codecs send (their wire()).
+inline constexpr std::string_view smallest_three_field_names[4] = {"largest", "a", "b", "c"};
+
+// The delta both smallest-three codecs send (after the caller's checks): changed; then
+// same largest; on a switch, (new largest - old - 1) mod 4 in 2 bits (3 fails with
+// out_of_range) and the baseline re-expressed with the new largest; then per code a
+// changed bit and its difference through `ladder`. f comes in as the writer's fields
+// (a reader's: anything) and leaves as the fields sent; `changed` false: f is base.
+template <stream S>
+bool serialize_smallest_three_delta(S& s, smallest_three_fields& f, const smallest_three_fields& base,
+                                    std::uint64_t max_code, const effective_ladder& ladder, bool& changed) noexcept {
+    const std::size_t at = s.bits_processed();
+    if constexpr (S::is_reading) f = base;
+    changed = f != base;
+    if (!serialize_bool(s, changed)) return false;
+    if (!changed) {
+        f = base;
+        return true;
+    }
+    bool same_largest = f.largest == base.largest;
+    if (!serialize_bool(s, same_largest)) return failed_from(s, at);
+    // A range stream takes each field's bits in a context of its own (the names of
+    // wire()); the bit-packed streams have no such hooks.
+    constexpr bool contexts = requires(std::string_view name) {
+        s.enter_member(name);
+        s.leave();
+    };
+    smallest_three_fields from = base;
+    if (!same_largest) {
+        if constexpr (contexts) s.enter_member(smallest_three_field_names[0]);
+        std::uint64_t step = (f.largest - base.largest - 1) & 3u;
+        const bool sent = s.process_bits(step, 2);
+        if constexpr (contexts) s.leave();
+        if (!sent) return failed_from(s, at);
+        if (step > 2) [[unlikely]] return s.fail(errc::out_of_range, at);
+        f.largest = (base.largest + 1 + static_cast<std::uint32_t>(step)) & 3u;
+        from = smallest_three_reexpress(base, f.largest, max_code);
+    }
+    for (std::size_t k = 0; k < 3; ++k) {
+        if constexpr (contexts) s.enter_member(smallest_three_field_names[k + 1]);
+        bool code_changed = f.codes[k] != from.codes[k];
+        bool sent = serialize_bool(s, code_changed);
+        std::uint64_t code = code_changed ? f.codes[k] : from.codes[k];
+        if (sent && code_changed) sent = serialize_difference(s, code, from.codes[k], max_code, ladder);
+        if constexpr (contexts) s.leave();
+        if (!sent) return failed_from(s, at);
+        f.codes[k] = static_cast<std::uint32_t>(code);
+    }
+    return true;
+}
+
+// The prediction both smallest-three codecs make: the older baselines re-expressed with
+// the newest one's largest component, then each code extrapolated (p.code).
+constexpr smallest_three_fields predict_smallest_three(const smallest_three_fields& f0, smallest_three_fields f1,
+                                                       const smallest_three_fields* f2, const linear_prediction& p,
+                                                       std::uint64_t max_code) noexcept {
+    f1 = smallest_three_reexpress(f1, f0.largest, max_code);
+    const smallest_three_fields older = f2 != nullptr ? smallest_three_reexpress(*f2, f0.largest, max_code) : f1;
+    smallest_three_fields f = f0;
+    for (std::size_t k = 0; k < 3; ++k) {
+        const std::uint64_t c2 = older.codes[k];
+        f.codes[k] = static_cast<std::uint32_t>(p.code(f0.codes[k], f1.codes[k], f2 != nullptr ? &c2 : nullptr, max_code));
+    }
+    return f;
+}
+
 } // namespace detail
 
 /// smallest_three(bits), bits in [2, 32]: 2 bits for the index of the largest
@@ -640,6 +760,128 @@ struct detail::smallest_three_attr<void> { // netser::smallest_three
         // changed, same largest, then three codes (a flag and a difference each) or the whole.
         const std::size_t by_codes = 3 * (1 + max_difference_bits(params().max_int, ladder));
         return 2 + (by_codes > max_bits() ? by_codes : max_bits());
+    }
+};
+
+namespace detail {
+
+template <class R>
+concept smallest_three_code_struct = requires(R& r) {
+    requires std::is_integral_v<std::remove_cvref_t<decltype(r.largest)>>;
+    requires std::is_integral_v<std::remove_cvref_t<decltype(r.a)>>;
+    requires std::is_integral_v<std::remove_cvref_t<decltype(r.b)>>;
+    requires std::is_integral_v<std::remove_cvref_t<decltype(r.c)>>;
+};
+
+// The fields of a code struct; false when one is outside [0, 3] or [0, max_code].
+template <class R>
+constexpr bool smallest_three_fields_of(const R& r, std::uint64_t max_code, smallest_three_fields& f) noexcept {
+    const auto in = [](auto v, std::uint64_t max) { return v >= 0 && static_cast<std::uint64_t>(v) <= max; };
+    if (!in(r.largest, 3) || !in(r.a, max_code) || !in(r.b, max_code) || !in(r.c, max_code)) return false;
+    f = {static_cast<std::uint32_t>(r.largest),
+         {static_cast<std::uint32_t>(r.a), static_cast<std::uint32_t>(r.b), static_cast<std::uint32_t>(r.c)}};
+    return true;
+}
+
+// Stores fields into a code struct; false when a code does not fit its member's type.
+template <class R>
+constexpr bool store_smallest_three_fields(R& r, const smallest_three_fields& f) noexcept {
+    const auto put = [](auto& member, std::uint32_t v) {
+        using M = std::remove_cvref_t<decltype(member)>;
+        if (!std::in_range<M>(v)) return false;
+        member = static_cast<M>(v);
+        return true;
+    };
+    return put(r.largest, f.largest) && put(r.a, f.codes[0]) && put(r.b, f.codes[1]) && put(r.c, f.codes[2]);
+}
+
+} // namespace detail
+
+/// smallest_three_codes(max_code[, ladder]): a rotation the game already holds as its
+/// smallest-three codes, a struct with integer members `largest` (the index, in x, y, z,
+/// w order, of the component left out) and `a`, `b`, `c` (the other three in that order,
+/// codes of [0, max_code], max_code even up to 2^32 - 2 or odd up to 2^31 - 1; code 0
+/// stands for -1/sqrt(2), max_code for +1/sqrt(2)), as Fiedler's "Snapshot Compression"
+/// keeps them (9 bits, max_code 511). Plain: `largest` in 2 bits, then a, b, c in
+/// bits_required(0, max_code) bits each. Delta and prediction are smallest_three's, on
+/// these codes: a switch of the largest component re-expresses the baseline's codes.
+/// A member outside its range fails a write with out_of_range (a baseline's, with
+/// invalid_value); a read of a code above max_code fails with out_of_range.
+struct smallest_three_codes {
+    std::uint32_t max_code;
+    difference_ladder ladder = default_difference_ladder; ///< for the delta of a changed code
+    bool valid;
+    detail::effective_ladder fitted_ladder;
+
+    constexpr explicit smallest_three_codes(std::uint32_t largest_code,
+                                            difference_ladder delta_ladder = default_difference_ladder) noexcept
+        : max_code(largest_code), ladder(delta_ladder),
+          valid(delta_ladder.valid() && detail::reexpressible_max_code(largest_code)),
+          fitted_ladder(delta_ladder, largest_code) {}
+
+    constexpr int code_bits() const noexcept { return bits_required(0, max_code); }
+    constexpr std::size_t max_bits() const noexcept { return 2 + 3 * static_cast<std::size_t>(code_bits()); }
+    constexpr auto wire() const noexcept {
+        const auto& n = detail::smallest_three_field_names;
+        return netser::wire(wire_code(n[0], 2, 3), wire_code(n[1], code_bits(), max_code),
+                            wire_code(n[2], code_bits(), max_code), wire_code(n[3], code_bits(), max_code));
+    }
+    static constexpr std::string_view schema_tag() noexcept { return "smallest_three_codes"; }
+
+    template <stream S, detail::smallest_three_code_struct R>
+    bool serialize(S& s, R& r) const noexcept {
+        const std::size_t at = s.bits_processed();
+        if (!valid) [[unlikely]] return s.fail(errc::invalid_value, at);
+        detail::smallest_three_fields f;
+        if constexpr (!S::is_reading)
+            if (!detail::smallest_three_fields_of(r, max_code, f)) [[unlikely]] return s.fail(errc::out_of_range, at);
+        const int b = code_bits();
+        std::array<std::uint64_t, 4> fields{f.largest, f.codes[0], f.codes[1], f.codes[2]};
+        if (!detail::serialize_fields(s, fields, {2, b, b, b}, {3, max_code, max_code, max_code}, at)) return false;
+        if constexpr (S::is_reading) {
+            const auto code = [&](std::size_t i) { return static_cast<std::uint32_t>(fields[i]); };
+            if (!detail::store_smallest_three_fields(r, {code(0), {code(1), code(2), code(3)}})) [[unlikely]]
+                return s.fail(errc::out_of_range, at);
+        }
+        return true;
+    }
+
+    template <stream S, detail::smallest_three_code_struct R>
+    bool serialize_delta(S& s, R& r, const R& baseline) const noexcept {
+        const std::size_t at = s.bits_processed();
+        detail::smallest_three_fields base, f;
+        if (!valid || !detail::smallest_three_fields_of(baseline, max_code, base)) [[unlikely]]
+            return s.fail(errc::invalid_value, at);
+        if constexpr (!S::is_reading)
+            if (!detail::smallest_three_fields_of(r, max_code, f)) [[unlikely]] return s.fail(errc::out_of_range, at);
+        bool changed = false;
+        if (!detail::serialize_smallest_three_delta(s, f, base, max_code, fitted_ladder, changed)) return false;
+        if constexpr (S::is_reading)
+            if (!detail::store_smallest_three_fields(r, f)) [[unlikely]] return s.fail(errc::out_of_range, at);
+        return true;
+    }
+
+    template <detail::smallest_three_code_struct R>
+    bool unchanged(const R& r, const R& baseline) const noexcept {
+        detail::smallest_three_fields x, y;
+        return detail::smallest_three_fields_of(r, max_code, x) && detail::smallest_three_fields_of(baseline, max_code, y) &&
+               x == y;
+    }
+
+    /// Prediction (netser::predict_linear): smallest_three's, on the codes.
+    template <detail::smallest_three_code_struct R>
+    void predict(R& out, const R& b0, const R& b1, const R* b2, const linear_prediction& p) const noexcept {
+        detail::smallest_three_fields f0, f1, f2;
+        if (!valid || !detail::smallest_three_fields_of(b0, max_code, f0) ||
+            !detail::smallest_three_fields_of(b1, max_code, f1) ||
+            (b2 != nullptr && !detail::smallest_three_fields_of(*b2, max_code, f2)))
+            return;
+        (void)detail::store_smallest_three_fields(
+            out, detail::predict_smallest_three(f0, f1, b2 != nullptr ? &f2 : nullptr, p, max_code));
+    }
+
+    constexpr std::size_t max_delta_bits() const noexcept {
+        return 4 + 3 * (1 + max_difference_bits(max_code, ladder));
     }
 };
 

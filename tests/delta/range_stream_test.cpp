@@ -69,14 +69,19 @@ void delta_round_trips(std::uint64_t seeds) {
         std::vector<std::byte> out(delta_capacity<T>() * 2 + 64);
         netser::range_write_stream w(out);
         REQUIRE(netser::serialize_delta(w, now, base));
+        // The logical bits are those of a bit-packed stream making the same calls (a range
+        // writer may name changed elements by bits where a bit-packed one lists them, so
+        // not always the measure's); the reader counts the same.
         netser::measure_stream m;
         REQUIRE(netser::serialize_delta(m, now, base));
-        CHECK(w.bits_processed() == m.bits_processed());
+        CHECK(w.bits_processed() >= m.bits_processed());
+        const std::size_t logical = w.bits_processed();
         const auto coded = w.finish();
         netser::range_read_stream r(coded);
         T got{};
         INFO("seed " << seed);
         REQUIRE(netser::serialize_delta(r, got, base));
+        CHECK(r.bits_processed() == logical);
         CHECK(r.ended_cleanly());
         CHECK(bit_packed(got) == bit_packed(now));
     }

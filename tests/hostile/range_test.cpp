@@ -174,14 +174,16 @@ void check_range_read(const range_read<T>& r, std::span<const std::byte> bytes, 
     // decoded from codes that are no fixed point writes the codes of what it decoded to).
     const auto again = range_coded_of(r.value, codec, prior, plain->bits);
     REQUIRE(again);
+    const auto logical = range_logical_of(r.value, codec, prior, plain->bits); // the range writer's calls
+    REQUIRE(logical);
     netser::range_read_stream rr(*again, prior);
     rr.set_max_allocation(SIZE_MAX);
     T back{};
     CHECK(codec.read(rr, back));
     CHECK(rr.ended_cleanly());
-    CHECK(rr.bits_processed() == plain->bits);
+    CHECK(rr.bits_processed() == logical->bits);
     CHECK(bit_packed_of(back, codec) == plain);
-    if (*plain == *r.logical) { // the decoded bits are the value's own: exactly the value
+    if (*logical == *r.logical) { // the decoded bits are the value's own: exactly the value
         ++t.canonical;
         CHECK(bits_of(back) == bits_of(r.value));
         const bool encoder_bytes = std::equal(again->begin(), again->end(), bytes.begin(), bytes.end());
@@ -209,16 +211,19 @@ std::vector<std::byte> cut_at(std::span<const std::byte> bytes, std::size_t bit)
 template <class T, class Codec>
 void attack(const T& original, const Codec& codec, const netser::range_prior& prior, tally& cuts, tally& flips,
             tally& longer) {
-    const auto plain = bit_packed_of(original, codec);
-    REQUIRE(plain);
-    const auto packet = range_coded_of(original, codec, prior, plain->bits);
+    const auto bit_packed = bit_packed_of(original, codec);
+    REQUIRE(bit_packed);
+    const auto packet = range_coded_of(original, codec, prior, bit_packed->bits);
+    const auto plain = range_logical_of(original, codec, prior, bit_packed->bits); // the calls coded
     REQUIRE(packet);
+    REQUIRE(plain);
     {
         const auto r = read_range<T>(*packet, prior, codec);
         INFO(name_of<T>() << ": " << netser::to_string(r.error.code) << " at " << r.error.path());
         REQUIRE_FALSE(r.error);
         CHECK(r.clean);
         CHECK(r.bits == plain->bits);
+        CHECK(r.logical == plain);
         CHECK(bits_of(r.value) == bits_of(original));
     }
     // Taken cleanly for the original's bits: what the coder's end check rules out.

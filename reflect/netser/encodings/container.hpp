@@ -444,12 +444,19 @@ private:
 /// element is followed by its delta body. changed(i) says whether element i changed
 /// (writers), body(i) sends or reads its body, keep(i) gives a reader's element i the
 /// baseline's value.
-template <stream S, class Changed, class Body, class Keep>
-bool delta_elements(S& s, std::size_t n, Changed&& changed, Body&& body, Keep&& keep) {
+struct no_flags {};
+template <stream S, class Changed, class Body, class Keep, class Flags = no_flags>
+bool delta_elements(S& s, std::size_t n, Changed&& changed, Body&& body, Keep&& keep, Flags&& flags = {}) {
     const int count = static_cast<int>(n);
     bool listed = false;
     [[maybe_unused]] changed_memo memo;
-    if constexpr (!S::is_reading) {
+    // A range stream codes each changed bit in a context of the baseline element's flags.
+    constexpr bool flagged = requires { s.element_flags(flags(std::size_t{0})); };
+    if constexpr (!S::is_reading && requires { S::listed_below_one_in; }) {
+        std::size_t changes = 0;
+        memo.test(n, changed, [&] { return changes * S::listed_below_one_in < n; }, [&](std::size_t) { ++changes; });
+        listed = changes * S::listed_below_one_in < n;
+    } else if constexpr (!S::is_reading) {
         std::size_t cost = 0;
         int previous = -1;
         memo.test(n, changed, [&] { return cost < n; }, [&](std::size_t i) {
@@ -465,11 +472,13 @@ bool delta_elements(S& s, std::size_t n, Changed&& changed, Body&& body, Keep&& 
         for (std::size_t i = 0; i < n; ++i) {
             bool is_changed = false;
             if constexpr (!S::is_reading) is_changed = memo.changed(i, changed);
+            if constexpr (flagged) s.element_flags(flags(i));
             if (!serialize_bool(s, is_changed)) [[unlikely]] return fail_at_index(s, i);
             if (is_changed) {
                 if (!body(i)) [[unlikely]] return false;
-            } else if constexpr (S::is_reading) {
-                keep(i);
+            } else {
+                if constexpr (flagged) s.element_flags(0);
+                if constexpr (S::is_reading) keep(i);
             }
         }
         return true;
@@ -532,7 +541,7 @@ bool apply_delta(S& s, T& v, const T& b, array_encoding<P>, const delta_params&)
     return delta_elements(
         s, array_size<T>(), [&](std::size_t i) { return !same_value<P>(vd[i], bd[i]); },
         [&](std::size_t i) { return element_delta<P>(s, vd[i], bd[i], i); },
-        [&](std::size_t i) { copy_value(vd[i], bd[i]); });
+        [&](std::size_t i) { copy_value(vd[i], bd[i]); }, [&](std::size_t i) { return element_flags(bd[i]); });
 }
 
 // A vector against the baseline's: a bit set when the count is the baseline's, else the
@@ -567,7 +576,11 @@ bool delta_vector(S& s, V& v, const V& b, std::size_t max, std::size_t min_eleme
         if constexpr (std::is_same_v<V, std::vector<bool, typename V::allocator_type>>) v[i] = b[i];
         else copy_value(v[i], b[i]);
     };
-    if (both != 0 && !delta_elements(s, both, changed, body, keep)) return false;
+    if (both != 0 && !delta_elements(s, both, changed, body, keep, [&](std::size_t i) {
+            if constexpr (std::is_same_v<V, std::vector<bool, typename V::allocator_type>>) return std::uint32_t{0};
+            else return element_flags(b[i]);
+        }))
+        return false;
     for (std::size_t i = both; i < v.size(); ++i)
         if (!plain(i)) [[unlikely]] return false;
     return true;

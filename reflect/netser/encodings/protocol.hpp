@@ -101,6 +101,12 @@ NETSER_INLINE bool bitwise_equal(const T& a, const T& b) noexcept;
 template <class P, class T>
 bool same_value(const T& v, const T& b);
 
+/// The flags a range stream codes an element's changed bit and delta body under: the
+/// values of the first four bool members of a struct element (its own, in description
+/// order, skipped ones left out) as bits after a leading 1; 0 for an element without.
+template <class T>
+std::uint32_t element_flags(const T& e) noexcept;
+
 /// v = b, also for types that cannot be copy-assigned (std::unique_ptr members): what a
 /// reader keeps of the baseline.
 template <class T>

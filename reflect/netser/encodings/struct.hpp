@@ -306,6 +306,32 @@ struct member_runs {
 template <class C>
 using member_indices = std::make_index_sequence<boost::mp11::mp_size<described_members<C>>::value>;
 
+template <class C, std::size_t... I>
+std::uint32_t member_flags(const C& c, std::index_sequence<I...>) noexcept {
+    std::uint32_t flags = 1;
+    int taken = 0;
+    const auto take = [&](const auto& member, auto counts) {
+        if constexpr (decltype(counts)::value)
+            if (taken++ < 4) flags = flags << 1 | (member ? 1u : 0u);
+    };
+    (take(c.*member_at<C, I>::pointer,
+          std::bool_constant<std::is_same_v<member_type<C, I>, bool> && !skipped_member<C, I>>{}),
+     ...);
+    return taken == 0 ? 0u : flags;
+}
+template <class T, class E>
+std::uint32_t element_flags_by(const T&, const E&) noexcept {
+    return 0;
+}
+template <class C, class P>
+std::uint32_t element_flags_by(const C& c, struct_encoding<P>) noexcept {
+    return member_flags(c, member_indices<C>{});
+}
+template <class T>
+std::uint32_t element_flags(const T& e) noexcept {
+    return element_flags_by(e, encoding_v<no_attrs, T>);
+}
+
 constexpr std::uint64_t low_bits(int width) noexcept {
     return width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
 }
