@@ -61,6 +61,9 @@ class Writer:
     def leave(self):
         pass
 
+    def element_flags(self, flags):
+        pass
+
     def data(self):
         out = bytearray((len(self.bits) + 7) // 8)  # unused high bits stay zero
         for i, b in enumerate(self.bits):
@@ -233,18 +236,28 @@ def w_difference(w, code, base, max_code, limits=DEFAULT_LADDER):
     w_int(w, code, 0, max_code)
 
 
-def w_changed_elements(w, changed, body):
+def w_changed_elements(w, changed, body, flags=None):
     """The elements of a container against the baseline's: bit 0 and a changed bit per
-    element, or bit 1 and the relative indices of the changed ones ending with n, whichever
-    is shorter (a tie: the bits); body(i) writes element i's delta body after its bit or index."""
+    element, or bit 1 and the relative indices of the changed ones ending with n; body(i)
+    writes element i's delta body after its bit or index. Which: a bit-packed writer the
+    shorter (a tie: the bits); a range writer (listed_below_one_in) the bits unless fewer
+    than 1 in listed_below_one_in elements changed (docs/wire_format.md "Naming changed
+    elements"). flags(i), when given, is the baseline element i's flags (element_flags):
+    each changed bit is coded under them and a changed element's frame entered with them
+    (a bit-packed writer ignores them); a clear bit drops them."""
     n = len(changed)
-    listed = Writer()
-    previous = -1
-    for i, c in enumerate(changed):
-        if c:
-            previous = w_relative_index(listed, previous, i, n)
-    w_relative_index(listed, previous, n, n)
-    if len(listed.bits) < n:
+    below = getattr(w, "listed_below_one_in", None)
+    if below is not None:
+        is_listed = sum(1 for c in changed if c) * below < n
+    else:
+        listed = Writer()
+        previous = -1
+        for i, c in enumerate(changed):
+            if c:
+                previous = w_relative_index(listed, previous, i, n)
+        w_relative_index(listed, previous, n, n)
+        is_listed = len(listed.bits) < n
+    if is_listed:
         w.put(1, 1)
         previous = -1
         for i, c in enumerate(changed):
@@ -255,9 +268,23 @@ def w_changed_elements(w, changed, body):
     else:
         w.put(0, 1)
         for i, c in enumerate(changed):
+            if flags is not None:
+                w.element_flags(flags(i))
             w.put(1 if c else 0, 1)
             if c:
                 body(i)
+            elif flags is not None:
+                w.element_flags(0)
+
+
+def element_flags(bools):
+    """docs/wire_format.md "Element flags": the values of a struct element's first four own
+    bool members (not skipped, no codec of their own), as bits after a leading 1; 0 for an
+    element without (or any element that is not a struct)."""
+    flags = 1
+    for b in bools[:4]:
+        flags = flags << 1 | (1 if b else 0)
+    return flags if bools else 0
 
 
 def delta_array_example(w):
@@ -763,68 +790,163 @@ def ping_delta_packet(new, base, sequence, baseline, protocol_id=0x12345678):
                                                         protocol_id))
 
 
+# --- predicted delta packets of described structs (docs/wire_format.md "Prediction",
+# "Predicted delta packets", "Range-coded packets") ------------------------------------
+# A type is ("struct", [(name, type), ...]) (a described struct), ("int", lo, hi, linear)
+# (an integer with range(lo, hi); linear: predict_linear), ("bool",) or ("array", n,
+# type) (a std::array); a struct's or an array's value is a tuple.
+
+
+def w_plain(w, t, v):
+    """serialize(v): a struct's members and an array's elements in order, each plain."""
+    kind = t[0]
+    if kind == "struct":
+        for (_, mt), mv in zip(t[1], v):
+            w_plain(w, mt, mv)
+    elif kind == "array":
+        for e in v:
+            w_plain(w, t[2], e)
+    elif kind == "int":
+        w_int(w, v, t[1], t[2])
+    else:
+        w_bool(w, v)
+    return w
+
+
+def predicted_value(t, values, gaps):
+    """The prediction P of a value of type t from the baselines' values (newest first):
+    gaps = [ahead, span, span2] (0 when missing). An integer with predict_linear is
+    extrapolated (its code, v - lo); everything else is the newest baseline's."""
+    kind = t[0]
+    if kind == "struct":
+        return tuple(predicted_value(mt, [v[k] for v in values], gaps) for k, (_, mt) in enumerate(t[1]))
+    if kind == "array":
+        return tuple(predicted_value(t[2], [v[i] for v in values], gaps) for i in range(t[1]))
+    if kind == "int" and t[3] and len(values) > 1:
+        codes = [v - t[1] for v in values] + [None]
+        return t[1] + model().predicted_code(codes[0], codes[1], codes[2], gaps[0], gaps[1], gaps[2],
+                                             max_code=t[2] - t[1])
+    return values[0]
+
+
+def prediction(t, baselines, sequence):
+    """P from baselines [(sequence, value), ...], newest first, for a packet numbered sequence."""
+    seqs = [s for s, _ in baselines]
+    gaps = [sequence - seqs[0]] + [seqs[i] - seqs[i + 1] for i in range(len(seqs) - 1)] + [0, 0]
+    return predicted_value(t, [v for _, v in baselines], gaps[:3])
+
+
+def type_flags(t, v):
+    """element_flags of a value of type t: a struct's own bool members, in order."""
+    if t[0] != "struct":
+        return 0
+    return element_flags([mv for (_, mt), mv in zip(t[1], v) if mt[0] == "bool"])
+
+
+def w_delta_body(w, t, new, base):
+    """The delta body of a value that differs from base: a struct's members, each in its
+    member frame: its changed bit and, when changed, its body; an array's changed elements
+    (w_changed_elements: each changed bit under the baseline element's flags), each changed
+    one's body in an element frame; an integer's difference of codes; a bool's change is a
+    flip: nothing more."""
+    kind = t[0]
+    if kind == "struct":
+        for (name, mt), v, b in zip(t[1], new, base):
+            w.enter(name)
+            w.put(1 if v != b else 0, 1)
+            if v != b:
+                w_delta_body(w, mt, v, b)
+            w.leave()
+    elif kind == "array":
+        def body(i):
+            w.element()
+            w_delta_body(w, t[2], new[i], base[i])
+            w.leave()
+        w_changed_elements(w, [a != b for a, b in zip(new, base)], body, lambda i: type_flags(t[2], base[i]))
+    elif kind == "int":
+        w_difference(w, new - t[1], base - t[1], t[2] - t[1])
+
+
+def w_delta(w, t, new, base):
+    """serialize_delta(new, base): the changed bit (in the root frame), then the body."""
+    w.put(1 if new != base else 0, 1)
+    if new != base:
+        w_delta_body(w, t, new, base)
+    return w
+
+
+def predicted_packet(t, new, baselines, sequence, range_coded=False, prior=None, protocol_id=0x12345678):
+    """The predicted delta packet of new against the prediction from baselines
+    [(sequence, value), ...], newest first, each baseline's fingerprint taken over this
+    model's own plain encoding; range_coded: its body range-coded with the library default
+    prior, or prior {slot: [32 raw models]}."""
+    m = model()
+    p = prediction(t, baselines, sequence)
+    seqs = [s for s, _ in baselines]
+    fingerprints = [m.baseline_fingerprint(w_plain(Writer(), t, v)) for _, v in baselines]
+    if range_coded:
+        w = w_delta(m.RangeWriter(prior), t, new, p)
+        data = m.range_coded_predicted_packet(sequence, seqs, fingerprints, w, protocol_id)
+    else:
+        data = m.predicted_delta_packet(sequence, seqs, fingerprints, w_delta(Writer(), t, new, p), protocol_id)
+    return " ".join(f"{b:02X}" for b in data)
+
+
+def range_slots(t, new, baselines, sequence):
+    """The context slots of the calls of a range-coded predicted packet's body, in order."""
+    w = w_delta(model().RangeWriter(), t, new, prediction(t, baselines, sequence))
+    return [slot for _, _, _, slot in w.trace]
+
+
 # Track (tests/session/predicted_packet_test.cpp): x in [0, 1000] with predict_linear,
 # y in [0, 1000].
-
-
-def track_plain(x, y):
-    w = Writer()
-    w_int(w, x, 0, 1000)
-    w_int(w, y, 0, 1000)
-    return w
-
-
-def track_prediction(baselines, sequence):
-    """The prediction of a Track from baselines [(sequence, (x, y)), ...], newest first: x
-    extrapolated, y the newest's."""
-    m = model()
-    seqs = [s for s, _ in baselines]
-    values = [v for _, v in baselines]
-    gaps = [sequence - seqs[0]] + [seqs[i] - seqs[i + 1] for i in range(len(seqs) - 1)] + [0, 0]
-    xs = [v[0] for v in values] + [None, None]
-    x = xs[0] if len(values) < 2 else m.predicted_code(xs[0], xs[1], xs[2], gaps[0], gaps[1], gaps[2],
-                                                      max_code=1000)
-    return (x, values[0][1])
-
-
-def track_delta(w, new, prediction):
-    """The delta of Track new against the prediction, as ping_delta's: the struct's changed
-    bit (in the root frame), then each member in its frame: its changed bit and, when
-    changed, its difference (each w.put one call)."""
-    w.put(1 if new != prediction else 0, 1)
-    if new != prediction:
-        for k, name in enumerate(("x", "y")):
-            w.enter(name)
-            w.put(1 if new[k] != prediction[k] else 0, 1)
-            if new[k] != prediction[k]:
-                w_difference(w, new[k], prediction[k], 1000)
-            w.leave()
-    return w
+TRACK = ("struct", [("x", ("int", 0, 1000, True)), ("y", ("int", 0, 1000, False))])
 
 
 def track_predicted_packet(new, baselines, sequence, protocol_id=0x12345678):
     """new against the prediction from baselines [(sequence, (x, y)), ...], newest first."""
-    m = model()
-    w = track_delta(Writer(), new, track_prediction(baselines, sequence))
-    fingerprints = [m.baseline_fingerprint(track_plain(*v)) for _, v in baselines]
-    return " ".join(f"{b:02X}" for b in m.predicted_delta_packet(sequence, [s for s, _ in baselines], fingerprints, w,
-                                                                  protocol_id))
+    return predicted_packet(TRACK, new, baselines, sequence, protocol_id=protocol_id)
 
 
 def track_range_packet(new, baselines, sequence, prior=None, protocol_id=0x12345678):
     """The same, range-coded (docs/wire_format.md "Range-coded packets"): the library
     default prior (every model at p0 = 1/2, count 0), or prior {slot: [32 raw models]}."""
-    m = model()
-    w = track_delta(m.RangeWriter(prior), new, track_prediction(baselines, sequence))
-    fingerprints = [m.baseline_fingerprint(track_plain(*v)) for _, v in baselines]
-    return " ".join(f"{b:02X}" for b in m.range_coded_predicted_packet(sequence, [s for s, _ in baselines],
-                                                                        fingerprints, w, protocol_id))
+    return predicted_packet(TRACK, new, baselines, sequence, True, prior, protocol_id)
 
 
 def track_range_slots(new, baselines, sequence):
     """The context slots of the calls of track_range_packet's body, in order."""
-    w = track_delta(model().RangeWriter(), new, track_prediction(baselines, sequence))
-    return [slot for _, _, _, slot in w.trace]
+    return range_slots(TRACK, new, baselines, sequence)
+
+
+# Squad (tests/session/predicted_packet_test.cpp): units, a std::array<Unit, 16>; Unit is
+# x in [0, 1000] with predict_linear, then the bools moving and alive (its flags: 4 +
+# moving * 2 + alive). Baselines 10 and 8; unit i at 8 is x = 100 + 50 i, moving when i %
+# 4 = 0, alive when i % 3 != 2; at 10 a moving unit is 10 further. At 12 the moving ones
+# are predicted 10 further than at 10; the packet sends that, but for units 4 (x 318, predicted
+# 320), 5 (x 347, alive) and 9 (x 556, moving). A bit-packed writer lists these 3 of 16
+# (15 bits of indices), a range writer sends 16 changed bits, each under its unit's
+# flags in the newest baseline.
+UNIT = ("struct", [("x", ("int", 0, 1000, True)), ("moving", ("bool",)), ("alive", ("bool",))])
+SQUAD = ("struct", [("units", ("array", 16, UNIT))])
+
+
+def squad_at(sequence):
+    """The units at sequence 8, 10 or 12 (the moving ones 5 further per step)."""
+    moving = lambda i: i % 4 == 0  # noqa: E731
+    return (tuple((100 + 50 * i + (5 * (sequence - 8) if moving(i) else 0), moving(i), i % 3 != 2)
+                  for i in range(16)),)
+
+
+SQUAD_BASELINES = [(10, squad_at(10)), (8, squad_at(8))]
+
+
+def squad_sent():
+    units = list(squad_at(12)[0])
+    units[4] = (318, True, True)
+    units[5] = (347, False, True)
+    units[9] = (556, True, True)
+    return (tuple(units),)
 
 
 # A trained prior for the golden vector: models that expect what the Track packet sends
@@ -862,6 +984,12 @@ DELTA_PACKET_VECTORS = [
      lambda: track_range_packet((561, 8), [(10, (500, 7)), (8, (480, 7))], 16), False),
     ("range_packet_trained", "predicted_packet_track range-coded with track_trained_prior()",
      lambda: track_range_packet((530, 7), TRACK_THREE, 16, track_trained_prior()), False),
+    ("predicted_packet_squad", "Squad squad_sent(), sequence 12, against baselines 10 and 8 (see SQUAD), protocol "
+     "id 0x12345678: the 3 changed units of 16 listed by index",
+     lambda: predicted_packet(SQUAD, squad_sent(), SQUAD_BASELINES, 12), True),
+    ("range_packet_squad", "predicted_packet_squad range-coded, library default prior: 16 changed bits, each coded "
+     "(and a changed unit's frame keyed) under its unit's flags in the prediction",
+     lambda: predicted_packet(SQUAD, squad_sent(), SQUAD_BASELINES, 12, True), True),
 ]
 
 
@@ -1161,6 +1289,9 @@ TESTED_IN = [
     (r"delta_packet_ping$", "packet/delta_packet_test.cpp", "a delta packet's golden bytes"),
     (r"delta_packet_initial$", "packet/delta_packet_test.cpp",
      "a delta packet against the initial baseline: golden bytes"),
+
+    (r"(predicted|range)_packet_squad$", "session/predicted_packet_test.cpp",
+     "a range-coded predicted packet names a container's changed elements by bits under their flags: golden bytes"),
     (r"predicted_packet_", "session/predicted_packet_test.cpp", "a predicted delta packet's golden bytes"),
     (r"range_packet_", "session/predicted_packet_test.cpp", "a range-coded predicted delta packet's golden bytes"),
     (r"delta_array_", "delta/delta_golden_test.cpp",

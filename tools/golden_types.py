@@ -146,10 +146,20 @@ def range_mix(a, b):
     return x ^ (x >> 15)
 
 
+RANGE_FLAGS_FACTOR = 0x01000193  # an element's flags enter its frame's key times this
+
+
 class RangeWriter:
     """A body's calls coded through the models of their contexts. put(v, n) is one call
     (n = 0: nothing); enter(name) / element() / leave() are the walk's frames; align() only
-    moves the logical position. prior: {slot: [32 raw models]} (missing slots: p0 = 1/2)."""
+    moves the logical position; element_flags(flags) sets a baseline element's flags
+    (docs/wire_format.md "Contexts", "Element flags"): the next call's shape gets flags <<
+    22 and the next frame entered (the element's) mixes name_hash ^ flags * the FNV prime;
+    each is used once. prior: {slot: [32 raw models]} (missing slots: p0 = 1/2)."""
+
+    # "Naming changed elements": a range writer names a container's changed elements by
+    # bits unless fewer than 1 in this many changed (w_changed_elements).
+    listed_below_one_in = 256
 
     def __init__(self, prior=None):
         import range_coder_reference as rc
@@ -160,6 +170,8 @@ class RangeWriter:
         self.frames = [[RANGE_ROOT_KEY, 0, 16, 0, 0, 0]]  # key, place, history, calls, last, last_bit
         self.bits = 0
         self.trace = []  # (depth, n, v, slot)
+        self.flags_next = 0  # the next call's element flags
+        self.flags_enter = 0  # the next frame's element flags
 
     def enter(self, name):
         self._enter(fnv1a32(name.encode()))
@@ -167,10 +179,16 @@ class RangeWriter:
     def element(self):
         self._enter(fnv1a32(b"[]"))
 
+    def element_flags(self, flags):
+        assert 0 <= flags < 32
+        self.flags_next = self.flags_enter = flags
+
     def _enter(self, h):
         parent = self.frames[-1]
         assert len(self.frames) < 64
-        self.frames.append([range_mix(parent[0], h), 0, 16 | parent[4], 0, 0, 0])
+        key = range_mix(parent[0], h ^ ((self.flags_enter * RANGE_FLAGS_FACTOR) & 0xFFFFFFFF))
+        self.flags_enter = 0
+        self.frames.append([key, 0, 16 | parent[4], 0, 0, 0])
 
     def leave(self):
         child = self.frames.pop()
@@ -185,7 +203,8 @@ class RangeWriter:
         if n == 0:
             return
         f = self.frames[-1]
-        shape = min(n, 63) << 16 | (f[2] & 0xFF) << 5 | f[1]
+        shape = min(n, 63) << 16 | (f[2] & 0xFF) << 5 | f[1] | self.flags_next << 22
+        self.flags_next = 0
         slot = range_mix(f[0], shape) >> 20
         f[1] = min(f[1] + 1, 31)
         if slot not in self.slots:

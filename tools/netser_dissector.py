@@ -65,6 +65,8 @@ local f_fingerprint = ProtoField.uint32("netser.delta.baseline_fingerprint", "Ba
 local f_changed = ProtoField.bool("netser.changed", "Changed")
 local f_difference = ProtoField.string("netser.difference", "Difference")
 local f_code = ProtoField.string("netser.code", "Code sent")
+local f_same_largest = ProtoField.bool("netser.same_largest", "Same largest component")
+local f_step = ProtoField.uint8("netser.largest_step", "Largest component step")
 local f_elements = ProtoField.string("netser.elements", "Element list")
 local f_index = ProtoField.uint32("netser.index", "Element index")
 local f_key = ProtoField.string("netser.key", "Key")
@@ -74,7 +76,7 @@ local f_count = ProtoField.uint8("netser.predicted.count", "Baselines named")
 local f_range_body = ProtoField.string("netser.range_body", "Range-coded body")
 netser.fields = { f_root, f_member, f_value, f_raw, f_offset, f_width, f_crc, f_end, f_kind, f_sequence, f_baseline,
                   f_fingerprint, f_changed, f_difference, f_code, f_elements, f_index, f_key, f_entry, f_order, f_count,
-                  f_range_body }
+                  f_range_body, f_same_largest, f_step }
 local e_malformed = ProtoExpert.new("netser.malformed", "Malformed netser packet",
                                     expert.group.MALFORMED, expert.severity.ERROR)
 local e_bad_crc = ProtoExpert.new("netser.bad_crc", "netser CRC mismatch",
@@ -788,7 +790,7 @@ end
 -- the dissector does not have it: then it shows the changes, and stops with
 -- missing_baseline where the wire depends on the baseline's value).
 local MISSING = setmetatable({}, { __tostring = function() return "MISSING" end })
-local delta_value, delta_body, delta_smallest_three
+local delta_value, delta_body, delta_smallest_three, delta_smallest_three_codes
 
 -- One wire field of a delta: "label: text" with its path and what it says.
 local function delta_item(ctx, tree, label, path, first, last, text, f)
@@ -912,11 +914,14 @@ delta_value = function(ctx, n, r, base, tree, label, path, element)
   n = target(ctx, n)
   local db = n.delta_body
   if db == nil then fail("unsupported", r.pos, path) end
-  -- a user codec's own serialize_delta (a member's whole delta): smallest_three's is
-  -- known, another cannot be stepped over
+  -- a user codec's own serialize_delta (a member's whole delta): smallest_three's and
+  -- smallest_three_codes' are known, another cannot be stepped over
   if db.form == "own" and not element then
     if n.kind == "user_attribute" and n.tag == "smallest_three" and db.rungs then
       return delta_smallest_three(ctx, n, r, base, tree, label, path)
+    end
+    if n.kind == "user_attribute" and n.tag == "smallest_three_codes" and db.rungs then
+      return delta_smallest_three_codes(ctx, n, r, base, tree, label, path)
     end
     fail("unsupported", r.pos, path)
   end
@@ -1043,6 +1048,162 @@ delta_smallest_three = function(ctx, n, r, base, tree, label, path)
     end
     result = components(ctx, n, item, label, path, at, r, smallest_three_rotation(n, fields.largest, codes), nil)
     result["$f"] = { largest = fields.largest, codes = codes }
+  end)
+  if not ok then
+    if type(err) == "table" and err.netser then err.bit, err.path = at, path end
+    error(err, 0)
+  end
+  return result
+end
+
+-- smallest_three_codes (a rotation held as the codes {largest, a, b, c}): its codes read
+-- from a state, { largest (0..3), { a, b, c } }; nil when one is not a code of its range.
+local CODE_FIELDS = { "largest", "a", "b", "c" }
+local function codes_of(st, max_code)
+  if type(st) ~= "table" or type(st["$p"]) ~= "table" then return nil end
+  local v = {}
+  for _, part in ipairs(st["$p"]) do v[part.part] = tonumber(part.text) end
+  local out = {}
+  for i, name in ipairs(CODE_FIELDS) do
+    local x = v["." .. name]
+    if x == nil or x ~= math.floor(x) or x < 0 or x > (i == 1 and 3 or max_code) then return nil end
+    out[i] = x
+  end
+  return out[1], { out[2], out[3], out[4] }
+end
+
+local function code_text(x) return string.format("%d", x) end
+
+-- The codes re-expressed with component `to` (0..3) as the largest, in integers as
+-- docs/game_encodings.md (smallest_three_codes) says; exact in doubles while max_code is
+-- at most EXACT_CODES (three squares of 2^25 stay below 2^53).
+local EXACT_CODES = 33554432
+local function reexpress_codes(largest, codes, to, max_code)
+  if to == largest then return largest, { codes[1], codes[2], codes[3] } end
+  local g = max_code % 2 == 0 and 2 or 1
+  local R = (max_code - max_code % g) / g
+  local d, k, sum = { 0, 0, 0, 0 }, 0, 0
+  for i = 0, 3 do
+    if i ~= largest then
+      k = k + 1
+      local x = 2 * codes[k] - max_code
+      local q = math.floor(math.abs(x) / g) -- truncated toward zero, as C++ does
+      d[i + 1] = x < 0 and -q or q
+      sum = sum + d[i + 1] * d[i + 1]
+    end
+  end
+  local rest, s = 2 * R * R - sum, 0
+  if rest > 0 then -- isqrt: the double's root, corrected to the integer one
+    s = math.floor(math.sqrt(rest))
+    while s * s > rest do s = s - 1 end
+    while (s + 1) * (s + 1) <= rest do s = s + 1 end
+  end
+  d[largest + 1] = s
+  local sign = d[to + 1] < 0 and -1 or 1
+  local out = {}
+  for i = 0, 3 do
+    if i ~= to then
+      local v = math.floor((g * sign * d[i + 1] + max_code + 1) / 2) -- >> 1: floor
+      out[#out + 1] = math.max(0, math.min(max_code, v))
+    end
+  end
+  return to, out
+end
+
+-- smallest_three_codes' own delta (docs/schema.md, user_attribute): changed; same largest;
+-- when not, a 2-bit step (3: out_of_range) to the new largest, (baseline's + 1 + step) mod
+-- 4, and the baseline's codes re-expressed with it; then per code a changed bit and its
+-- difference from the (re-expressed) baseline's code, or the code whole. Every error at the
+-- value's first bit. The values are computed only where doubles hold them exactly.
+delta_smallest_three_codes = function(ctx, n, r, base, tree, label, path)
+  local db = n.delta_body
+  local max_code = tonumber(db.max_code)
+  local at = r.pos
+  local result
+  local ok, err = pcall(function()
+    local largest, codes
+    if base ~= MISSING then
+      largest, codes = codes_of(base, max_code)
+      if largest == nil then fail("invalid_value", at, path) end
+    end
+    local changed = r:read(1, path) == 1
+    if not changed then
+      local text = largest and (" (largest=" .. largest .. ", codes " .. table.concat(codes, ", ") .. ")") or ""
+      delta_item(ctx, tree, label, path, at, r.pos, "unchanged" .. text, { changed = false, raw = "0" })
+      result = base
+      return
+    end
+    local item = delta_item(ctx, tree, label, path, at, r.pos, "changed (smallest_three_codes)",
+                            { changed = true, raw = "1" })
+    local sat = r.pos
+    local same = r:read(1, path) == 1
+    local s_item = delta_item(ctx, item, "same largest component", path .. "#largest", sat, r.pos, tostring(same),
+                              { raw = same and "1" or "0" })
+    s_item:add(f_same_largest, same)
+    local step
+    if not same then
+      local tat = r.pos
+      step = r:read(2, path)
+      if step == 3 then fail("out_of_range", at, path) end
+      local text = "step " .. step
+      if largest ~= nil then text = text .. ": largest " .. largest .. " → " .. ((largest + 1 + step) % 4) end
+      local t_item = delta_item(ctx, item, "largest component", path .. "#largest", tat, r.pos, text,
+                                { raw = tostring(step) })
+      t_item:add(f_step, step)
+    end
+    local found = {}
+    for k = 1, 3 do
+      local p = path .. "#code" .. (k - 1)
+      local cat = r.pos
+      local code_changed = r:read(1, path) == 1
+      if code_changed then
+        local got, rung, negative, m, code = pcall(read_difference, n, r, path, at)
+        if not got then -- the changed bit, then the difference's error
+          delta_item(ctx, item, "code " .. (k - 1), p, cat, cat + 1, "changed", { changed = true, raw = "1" })
+          error(rung, 0)
+        end
+        if rung then
+          local d = (negative and "-" or "+") .. tostring(m)
+          delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "changed, " .. d,
+                     { changed = true, difference = d, raw = "rung " .. (rung - 1) })
+          found[k] = { negative = negative, m = m }
+        else
+          delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "changed, code " .. tostring(code),
+                     { changed = true, code = tostring(code), raw = tostring(code) })
+          found[k] = { code = code }
+        end
+      else
+        delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "unchanged", { changed = false, raw = "0" })
+      end
+    end
+    if largest == nil then result = MISSING return end
+    if db.code_bits > 32 or (step ~= nil and max_code > EXACT_CODES) then
+      local note = item:add(f_member, path .. "#values")
+      note:set_text("values not computed: max_code " .. tostring(db.max_code) .. " is beyond exact arithmetic " ..
+                    "in this dissector (2^25 for a switch of the largest component); its range not checked")
+      result = MISSING
+      return
+    end
+    if step ~= nil then
+      largest, codes = reexpress_codes(largest, codes, (largest + 1 + step) % 4, max_code)
+      local re = item:add(f_member, path .. "#reexpressed")
+      re:set_text("baseline re-expressed with largest=" .. largest .. ": " .. code_text(codes[1]) .. ", " ..
+                  code_text(codes[2]) .. ", " .. code_text(codes[3]))
+    end
+    for k = 1, 3 do
+      local f = found[k]
+      if f then
+        if f.code then codes[k] = f.code
+        elseif f.negative then codes[k] = codes[k] - f.m
+        else codes[k] = codes[k] + f.m end
+        if codes[k] < 0 or codes[k] > max_code then fail("out_of_range", at, path) end
+      end
+    end
+    local parts = { { part = ".largest", text = code_text(largest) } }
+    for k = 1, 3 do parts[k + 1] = { part = "." .. CODE_FIELDS[k + 1], text = code_text(codes[k]) } end
+    item:set_text(label .. ": changed (smallest_three_codes) → largest=" .. parts[1].text .. ", codes " ..
+                  parts[2].text .. ", " .. parts[3].text .. ", " .. parts[4].text .. "  [bits " .. at .. ".." .. at .. "]")
+    result = { ["$p"] = parts }
   end)
   if not ok then
     if type(err) == "table" and err.netser then err.bit, err.path = at, path end

@@ -503,6 +503,7 @@ _OPTIONAL_KEYS = {"element_min_bits": "nat", "finite": "bool", "holder": "str", 
                   "max_bits": "nat?", "min_bits": "nat?", "value_fields": "list", "common": "dict",
                   "delta_body": "dict", "skip": "bool", "only_if": "dict", "check": "dict", "attributes": "list"}
 _QUANTIZED_TAGS = ("smallest_three", "unit_quaternion", "unit_vector")
+SMALLEST_THREE_FIELDS = ("largest", "a", "b", "c")  # smallest_three's wire and smallest_three_codes' members
 # The keys of each attribute (section 3, "Attributes, as written") that the diff shows.
 _ATTRIBUTE_KEYS = {"range": ("min", "max"), "quantize": ("min", "max", "resolution"), "common": ("values",),
                    "max_size": ("n",), "max_length": ("n",), "bits": ("n",), "only_if": ("member",),
@@ -757,6 +758,26 @@ def predicted_code(codes, spacing, gain, max_code):
             return c0
     p = c0 + rounded_ratio(step * gain[0] * ahead, span * gain[1])
     return max(0, min(max_code, p))
+
+
+def smallest_three_reexpress(largest, codes, to, max_code):
+    """Smallest-three codes [a, b, c] of [0, max_code] (the components other than
+    `largest`, x y z w order) re-expressed with component `to` as the largest, in
+    integers (docs/game_encodings.md, smallest_three_codes): (largest, codes)."""
+    if to == largest:
+        return largest, list(codes)
+    g = 2 if max_code % 2 == 0 else 1
+    r = max_code // g
+    d = [0] * 4
+    others = [i for i in range(4) if i != largest]
+    for i, c in zip(others, codes):
+        x = 2 * c - max_code
+        d[i] = x // g if x >= 0 else -((-x) // g)  # truncated, as integer division in C++
+    rest = 2 * r * r - sum(d[i] * d[i] for i in others)
+    d[largest] = math.isqrt(rest) if rest > 0 else 0
+    sign = -1 if d[to] < 0 else 1
+    out = [max(0, min(max_code, (g * sign * d[i] + max_code + 1) >> 1)) for i in range(4) if i != to]
+    return to, out
 
 
 # ---- the decoder -----------------------------------------------------------------------
@@ -1347,6 +1368,18 @@ class Decoder:
             max_int = integer(n["quantization"]["max_int"])
             codes = [predicted_code([f[1][k] for f in fields], spacing, gain, max_int) for k in range(3)]
             return self._smallest_three_decode(n, fields[0][0], codes)
+        if kind == "user_attribute" and n.get("tag") == "smallest_three_codes" and "delta_body" in n:
+            if not active:
+                return b0
+            max_code = integer(n["delta_body"]["max_code"])
+            fields = [self._smallest_three_codes_of(n, v, max_code) for v in b]
+            if any(f is None for f in fields):
+                return b0  # a baseline outside the codes' ranges predicts nothing
+            largest = fields[0][0]
+            older = [smallest_three_reexpress(f[0], f[1], largest, max_code)[1] for f in fields[1:]]
+            codes = [predicted_code([fields[0][1][k]] + [o[k] for o in older], spacing, gain, max_code)
+                     for k in range(3)]
+            return self._smallest_three_codes_value(largest, codes)
         if kind == "struct":
             definition = n if "members" in n else self.types[n["name"]]
             inline = "members" in n
@@ -1435,6 +1468,8 @@ class Decoder:
         if delta["form"] == "own":
             if n["kind"] == "user_attribute" and n.get("tag") == "smallest_three" and "rungs" in delta:
                 return self._delta_smallest_three(r, n, base, path)
+            if n["kind"] == "user_attribute" and n.get("tag") == "smallest_three_codes" and "rungs" in delta:
+                return self._delta_smallest_three_codes(r, n, base, path)
             raise DecodeError("unsupported", r.pos, path)
         at = r.pos
         changed = self._read_at(r, 1, path) == 1
@@ -1664,6 +1699,86 @@ class Decoder:
             if not 0 <= codes[k] <= max_int:
                 raise DecodeError("out_of_range", at, path)
         return self._smallest_three_decode(n, largest, codes)
+
+    @staticmethod
+    def _smallest_three_codes_of(n, v, max_code):
+        """A smallest_three_codes value's (largest, [a, b, c]), or None when one is outside
+        its range (largest in [0, 3], codes in [0, max_code])."""
+        try:
+            f = [v[k] for k in SMALLEST_THREE_FIELDS]
+        except (KeyError, TypeError):
+            return None
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in f):
+            return None
+        if not 0 <= f[0] <= 3 or not all(0 <= x <= max_code for x in f[1:]):
+            return None
+        return f[0], f[1:]
+
+    @staticmethod
+    def _smallest_three_codes_value(largest, codes):
+        return dict(zip(SMALLEST_THREE_FIELDS, [largest] + list(codes)))
+
+    def _delta_smallest_three_codes(self, r, n, base, path):
+        """smallest_three_codes' own delta (schema.md, user_attribute): changed; same
+        largest; on a switch a 2-bit step and the baseline re-expressed; then per code a
+        changed bit and its difference. In a range-coded packet the step and each code
+        are coded in frames named after the wire's fields. Every error at the first bit."""
+        d = n["delta_body"]
+        max_code = integer(d["max_code"])
+        at = r.pos
+        fields = None
+        if base is not MISSING:
+            fields = self._smallest_three_codes_of(n, base, max_code)
+            if fields is None:
+                raise DecodeError("invalid_value", at, path)
+        changed = self._read_at(r, 1, path) == 1
+        self._change("changed", path, at, r.pos, changed=changed)
+        if not changed:
+            return base
+        try:
+            bit = r.pos
+            same = r.read(1) == 1
+            self._change("same_largest", path, bit, r.pos, same_largest=same)
+            step = None
+            if not same:
+                bit = r.pos
+                r.enter_member(SMALLEST_THREE_FIELDS[0])
+                step = r.read(2)
+                r.leave()
+                if step == 3:
+                    raise DecodeError("out_of_range", at)
+                item = self._change("largest_step", path, bit, r.pos, step=step)
+                if fields is not None:
+                    item["largest"] = (fields[0] + 1 + step) & 3
+            found = []
+            for k in range(3):
+                p = f"{path}#code{k}"
+                r.enter_member(SMALLEST_THREE_FIELDS[k + 1])
+                bit = r.pos
+                code_changed = r.read(1) == 1
+                self._change("changed", p, bit, r.pos, changed=code_changed)
+                if code_changed:
+                    bit = r.pos
+                    kind, amount, rung = self._ladder(r, d, at, path)
+                    if kind == "difference":
+                        self._change("difference", p, bit, r.pos, difference=amount, rung=rung)
+                    else:
+                        self._change("code", p, bit, r.pos, code=amount)
+                    found.append((k, kind, amount))
+                r.leave()
+        except DecodeError as e:
+            e.bit, e.path = at, path
+            raise
+        if fields is None:
+            return MISSING
+        largest, codes = fields
+        if step is not None:
+            largest, codes = smallest_three_reexpress(largest, codes, (largest + 1 + step) & 3, max_code)
+        for k, kind, amount in found:
+            codes[k] = amount if kind == "code" else codes[k] + amount
+            if not 0 <= codes[k] <= max_code:
+                raise DecodeError("out_of_range", at, path)
+        return self._smallest_three_codes_value(largest, codes)
 
     def _smallest_three_decode(self, n, largest, codes):
         """The rotation fields read as: the three, then the largest rebuilt."""
@@ -2639,6 +2754,15 @@ class Decoder:
                        all(number(x) or isinstance(x, str) for x in parts), "the components")
             elif tag in ("linked", "linked_strict"):
                 expect(v is None or (isinstance(v, int) and not isinstance(v, bool)), "an id or null")
+            elif "wire" in n:  # a codec that states its wire: its fields by name
+                def fits(f, x):
+                    if f["as"] == "flag":
+                        return isinstance(x, bool)
+                    if f["as"] == "quantized":
+                        return number(x) or isinstance(x, str)
+                    return isinstance(x, int) and not isinstance(x, bool)
+                expect(isinstance(v, dict) and all(f["name"] in v and fits(f, v[f["name"]]) for f in n["wire"]),
+                       "{" + ", ".join(f'"{f["name"]}": ...' for f in n["wire"]) + "}")
             else:
                 expect(isinstance(v, dict) and isinstance(v.get("code"), int), "{\"code\": ..., \"bits\": ...}")
 

@@ -562,10 +562,7 @@ bool serialize_smallest_three_delta(S& s, smallest_three_fields& f, const smalle
     if constexpr (S::is_reading) f = base;
     changed = f != base;
     if (!serialize_bool(s, changed)) return false;
-    if (!changed) {
-        f = base;
-        return true;
-    }
+    if (!changed) return true; // (f == base on both sides)
     bool same_largest = f.largest == base.largest;
     if (!serialize_bool(s, same_largest)) return failed_from(s, at);
     // A range stream takes each field's bits in a context of its own (the names of
@@ -783,16 +780,21 @@ constexpr bool smallest_three_fields_of(const R& r, std::uint64_t max_code, smal
     return true;
 }
 
-// Stores fields into a code struct; false when a code does not fit its member's type.
+// Stores fields into a code struct, all or none; false (r untouched) when a code does not
+// fit its member's type.
 template <class R>
 constexpr bool store_smallest_three_fields(R& r, const smallest_three_fields& f) noexcept {
-    const auto put = [](auto& member, std::uint32_t v) {
-        using M = std::remove_cvref_t<decltype(member)>;
-        if (!std::in_range<M>(v)) return false;
-        member = static_cast<M>(v);
-        return true;
+    const auto fits = [](const auto& member, std::uint32_t v) {
+        return std::in_range<std::remove_cvref_t<decltype(member)>>(v);
     };
-    return put(r.largest, f.largest) && put(r.a, f.codes[0]) && put(r.b, f.codes[1]) && put(r.c, f.codes[2]);
+    if (!fits(r.largest, f.largest) || !fits(r.a, f.codes[0]) || !fits(r.b, f.codes[1]) || !fits(r.c, f.codes[2]))
+        return false;
+    const auto put = [](auto& member, std::uint32_t v) { member = static_cast<std::remove_cvref_t<decltype(member)>>(v); };
+    put(r.largest, f.largest);
+    put(r.a, f.codes[0]);
+    put(r.b, f.codes[1]);
+    put(r.c, f.codes[2]);
+    return true;
 }
 
 } // namespace detail
@@ -876,6 +878,7 @@ struct smallest_three_codes {
             !detail::smallest_three_fields_of(b1, max_code, f1) ||
             (b2 != nullptr && !detail::smallest_three_fields_of(*b2, max_code, f2)))
             return;
+        // A prediction the member types cannot hold leaves out as it is (b0), on both sides.
         (void)detail::store_smallest_three_fields(
             out, detail::predict_smallest_three(f0, f1, b2 != nullptr ? &f2 : nullptr, p, max_code));
     }

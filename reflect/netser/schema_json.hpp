@@ -175,6 +175,11 @@ void schema_delta(B& b) {
                               { a.params() } -> std::same_as<quantization>;
                           })
                 schema_difference(b, a.ladder, a.params().max_int);
+            else if constexpr (requires { // ... or of the codes it holds (smallest_three_codes)
+                                   { a.ladder } -> std::convertible_to<difference_ladder>;
+                                   { a.max_code } -> std::convertible_to<std::uint64_t>;
+                               })
+                schema_difference(b, a.ladder, a.max_code);
         }
     } else if constexpr (std::is_same_v<E, bool_encoding>) {
         schema_string(b, "form", "flip");

@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -264,4 +265,89 @@ TEST_CASE("a range stream refuses a call wider than 64 bits, and its bit limit s
     CHECK(range_logical_bit_limit(SIZE_MAX / 262144 - 7) == SIZE_MAX);
     if constexpr (sizeof(std::size_t) == 4) CHECK(range_logical_bit_limit(16376) == SIZE_MAX);
     else CHECK(range_logical_bit_limit(16376) == static_cast<std::size_t>(std::uint64_t{16384} << 18));
+}
+
+namespace ef {
+
+struct flipped_bit { // a user codec for a bool (sends it inverted): not one of an element's flags
+    template <netser::stream S>
+    bool serialize(S& s, bool& b) const noexcept {
+        bool inverted = !b;
+        if (!netser::serialize_bool(s, inverted)) return false;
+        b = !inverted;
+        return true;
+    }
+    static constexpr std::size_t max_bits() noexcept { return 1; }
+};
+
+struct None {
+    std::uint16_t x = 0;
+};
+NETSER_STRUCT(None, (x, netser::range(0, 1000)))
+
+struct One {
+    std::uint8_t x = 0;
+    bool a = false;
+};
+NETSER_STRUCT(One, x, a)
+
+struct Five {
+    bool a = false, b = false, c = false, d = false, e = false;
+};
+NETSER_STRUCT(Five, a, b, c, d, e)
+
+struct Mixed {
+    bool a = false, coded = false, skipped = false, b = false;
+    std::uint16_t x = 0;
+};
+NETSER_STRUCT(Mixed, a, (coded, flipped_bit{}), (skipped, netser::skip), b, (x, netser::range(0, 1000)))
+
+struct Derived : One {
+    bool c = false;
+};
+NETSER_DERIVED_STRUCT(Derived, (One), c)
+
+} // namespace ef
+
+TEST_CASE("an element's flags: its first four own bool members sent as bits, after a leading 1", "[range]") {
+    using netser::detail::element_flags;
+    CHECK(element_flags(ef::None{7}) == 0u);
+    CHECK(element_flags(std::uint16_t{3}) == 0u);
+    CHECK(element_flags(true) == 0u);
+    CHECK(element_flags(ef::One{9, false}) == 0b10u);
+    CHECK(element_flags(ef::One{9, true}) == 0b11u);
+    CHECK(element_flags(ef::Five{true, false, true, true, false}) == 0b11011u);
+    CHECK(element_flags(ef::Five{false, false, false, false, true}) == 0b10000u); // the fifth is left out
+    // A bool with a codec of its own and a skipped one do not count (the schema shows
+    // neither with kind bool, and the Python decoder counts those it shows).
+    CHECK(element_flags(ef::Mixed{true, true, true, false, 5}) == 0b110u);
+    CHECK(element_flags(ef::Mixed{false, true, true, true, 5}) == 0b101u);
+    // A derived struct's own members only.
+    ef::Derived d;
+    d.a = true;
+    d.c = false;
+    CHECK(element_flags(d) == 0b10u);
+    d.c = true;
+    CHECK(element_flags(d) == 0b11u);
+
+    // The codec's bool still travels: a range-coded delta of such elements reads back.
+    std::array<ef::Mixed, 6> base{}, now{};
+    for (std::size_t i = 0; i < base.size(); ++i) base[i] = {i % 2 == 0, i % 3 == 0, false, i % 4 == 0,
+                                                             static_cast<std::uint16_t>(100 * i)};
+    now = base;
+    now[1].coded = !now[1].coded;
+    now[4].x = 999;
+    std::vector<std::byte> buffer(64);
+    netser::range_write_stream w(buffer);
+    REQUIRE(netser::serialize_delta(w, now, base));
+    const auto bytes = w.finish();
+    netser::range_read_stream r(bytes);
+    std::array<ef::Mixed, 6> got{};
+    REQUIRE(netser::serialize_delta(r, got, base));
+    CHECK(r.ended_cleanly());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        CHECK(got[i].coded == now[i].coded);
+        CHECK(got[i].x == now[i].x);
+        CHECK(got[i].a == now[i].a);
+    }
 }

@@ -37,6 +37,19 @@ struct Cube {
 };
 NETSER_STRUCT(Cube, (orientation, fiedler, netser::predict_linear))
 
+// Members too narrow for every code of [0, 511]: a prediction they cannot hold is not stored.
+struct Narrow {
+    std::uint8_t largest = 3, a = 0, b = 0, c = 0;
+    bool operator==(const Narrow&) const = default;
+};
+NETSER_STRUCT(Narrow, largest, a, b, c)
+
+struct NarrowCube {
+    Narrow orientation;
+    bool operator==(const NarrowCube&) const = default;
+};
+NETSER_STRUCT(NarrowCube, (orientation, netser::smallest_three_codes(511), netser::predict_linear))
+
 } // namespace stc
 
 namespace {
@@ -226,6 +239,16 @@ TEST_CASE("smallest_three_codes: prediction re-expresses older baselines", "[del
     CHECK(miss <= 1);
     // Extrapolating b1's codes as they are (w's code against z's) misses by more.
     CHECK(miss < std::labs(2L * b0.orientation.c - b1.orientation.c - static_cast<long>(want.codes[2])));
+}
+
+TEST_CASE("smallest_three_codes: a prediction the members cannot hold leaves the newest baseline", "[delta][quaternion]") {
+    const stc::NarrowCube b0{{3, 100, 10, 250}}, b1{{3, 90, 10, 240}};
+    stc::NarrowCube predicted;
+    netser::predicted_baseline(predicted, netser::prediction_spacing{1, 1, 1}, b0, &b1);
+    CHECK(predicted == b0); // a would be 110, c 260: nothing is stored, not a alone
+    const stc::NarrowCube c0{{3, 100, 10, 200}}, c1{{3, 90, 10, 190}};
+    netser::predicted_baseline(predicted, netser::prediction_spacing{1, 1, 1}, c0, &c1);
+    CHECK(predicted == stc::NarrowCube{{3, 110, 10, 210}});
 }
 
 TEST_CASE("smallest_three_codes: hostile reads and bad values fail cleanly", "[delta][quaternion][hostile]") {

@@ -55,6 +55,12 @@ struct Tagged {
 };
 NETSER_STRUCT(Tagged, (tag, netser::range(0, 4095)), moving)
 
+// A rotation held as its smallest-three codes (netser::smallest_three_codes).
+struct Codes {
+    std::uint16_t largest = 3, a = 255, b = 255, c = 255;
+};
+NETSER_STRUCT(Codes, largest, a, b, c)
+
 // A base, and only_if on the base's flag (predicted only when every baseline sent it).
 struct Piece : Tagged {
     std::uint16_t id = 0;
@@ -63,10 +69,12 @@ struct Piece : Tagged {
     Quat rot;
     bool resting = false;
     float vx = 0;
+    Codes spin;
 };
 NETSER_DERIVED_STRUCT(Piece, (Tagged), (id, netser::range(0, 4095)), (x, netser::range(-100000, 100000)),
                       (height, netser::quantize(-50.f, 50.f, 0.01f)), (rot, netser::smallest_three(9)), resting,
-                      (vx, netser::quantize(-50.f, 50.f, 0.01f), netser::only_if(&Piece::moving)))
+                      (vx, netser::quantize(-50.f, 50.f, 0.01f), netser::only_if(&Piece::moving)),
+                      (spin, netser::smallest_three_codes(511, netser::delta_ladder(2, 4, 8, 32).ladder)))
 
 // A vector-like described struct whose components take the member's attributes, and a
 // plain aggregate (Boost.PFR) that does the same.
@@ -108,6 +116,7 @@ struct Scene {
     float temp = 0;
     std::vector<float> speeds;
     std::uint16_t after = 0;
+    Codes turn;
 };
 NETSER_STRUCT(Scene, (tick, netser::range(0u, 1000000u), netser::predict_linear),
               (heading, netser::quantize(-180.f, 180.f, 0.05f), netser::predict_linear(3, 4)),
@@ -121,7 +130,8 @@ NETSER_STRUCT(Scene, (tick, netser::range(0u, 1000000u), netser::predict_linear)
               (drift, netser::quantize(-100.f, 100.f, 0.5f), netser::predict_linear),
               (temp, netser::quantize(-40.f, 60.f, 0.5f), netser::common(20.5f), netser::predict_linear),
               (speeds, netser::max_size(4), netser::quantize(0.f, 20.f, 0.05f), netser::finite),
-              (after, netser::check("scene"), netser::range(0, 100)))
+              (after, netser::check("scene"), netser::range(0, 100)),
+              (turn, netser::smallest_three_codes(1022), netser::predict_linear))
 
 struct Npc {
     std::uint32_t id = 0;
@@ -162,6 +172,23 @@ Quat turned(float ax, float ay, float az, float angle) {
     return {ax * s, ay * s, az * s, std::cos(angle / 2)};
 }
 
+// A rotation's smallest-three codes of [0, max_code] (Fiedler's: the largest |component|
+// left out, the whole negated when it is negative).
+Codes codes_of(const Quat& q, std::uint16_t max_code) {
+    const float c[4] = {q.x, q.y, q.z, q.w};
+    std::uint16_t largest = 0;
+    for (std::uint16_t i = 1; i < 4; ++i)
+        if (std::fabs(c[i]) > std::fabs(c[largest])) largest = i;
+    const float sign = c[largest] < 0 ? -1.f : 1.f;
+    std::uint16_t codes[3]{};
+    for (std::uint16_t i = 0, k = 0; i < 4; ++i) {
+        if (i == largest) continue;
+        const float unit = (sign * c[i] + 0.70710678f) / 1.41421356f;
+        codes[k++] = static_cast<std::uint16_t>(std::clamp(std::lround(unit * max_code), 0L, static_cast<long>(max_code)));
+    }
+    return {largest, codes[0], codes[1], codes[2]};
+}
+
 struct spinner { // a rotation about an axis at a rate, changed now and then
     float ax = 0, ay = 0, az = 1, angle = 0, rate = 0.02f;
     void step(rng& r) {
@@ -195,6 +222,7 @@ std::vector<Scene> scenes(unsigned seed, std::size_t frames) {
         if (s.heading < -180) s.heading += 360;
         facing.step(r);
         s.facing = facing.value();
+        s.turn = codes_of(s.facing, 1022);
         if ((s.pieces.size() < 10 && r.chance(8)) || s.pieces.empty()) {
             Piece p;
             p.id = next_id++ % 4096;
@@ -216,6 +244,7 @@ std::vector<Scene> scenes(unsigned seed, std::size_t frames) {
             p.height = std::clamp(p.height + (r.chance(70) ? 0.05f : r.real(-2, 2)), -50.f, 50.f);
             spins[i].step(r);
             p.rot = spins[i].value();
+            p.spin = codes_of(p.rot, 511);
             if (r.chance(5)) p.resting = !p.resting;
             if (r.chance(6)) p.moving = !p.moving;
             if (r.chance(3)) p.tag = static_cast<std::uint16_t>(r.between(0, 4095));

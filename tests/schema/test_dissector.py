@@ -45,9 +45,19 @@ decoder's.
 Predicted delta packets (predicted_export's, EXPORT_DIR/predicted/), bit-packed and
 range-coded, hostile ones among them, on two delta ports (one given the trained prior):
 check_predicted.
+
+smallest_three_codes' own delta (check_codes_deltas): predicted_export's packets never
+reach it without their baselines (the walk stops at Scene.pieces), so the test writes its
+own packets of a schema of such members (netser's Piece.spin and Scene.turn, and two with
+26-bit codes), against baselines given with --delta-baseline, against an unknown one, and
+predicted ones, hostile ones among them; the dissector's fields (changed bits, same
+largest, steps, differences, whole codes, their bits), its verdicts and its values must
+be the reference decoder's.
 """
 import json
+import math
 import os
+import random
 import re
 import resource
 import shutil
@@ -628,6 +638,324 @@ def check_predicted(out_dir, tshark):
     return failures
 
 
+CODES_PORT = 45100  # check_codes_deltas' port
+CODES_BASELINES = 8  # the values given with --delta-baseline, sequences 0..7
+CODES_UNKNOWN = 5000  # a baseline number the dissector never sees
+
+
+def codes_schema(pdir):
+    """A schema of smallest_three_codes members only (Spins): netser's own encodings of
+    Piece.spin (max_code 511, ladder 2 4 8 32) and Scene.turn (1022, ladder 1 16 256 4096)
+    from predicted_export's Scene schema, and two made from turn's with 26-bit codes: max_code
+    2^25 (the largest the dissector re-expresses) and 2^26 - 1 (values not computed on a
+    switch of the largest component)."""
+    schema = json.loads(json.dumps(schemas_by_name(pdir, "Scene")))
+    spin = [m for m in schema["types"]["Piece"]["members"] if m["name"] == "spin"][0]
+    turn = [m for m in schema["types"]["Scene"]["members"] if m["name"] == "turn"][0]
+    members = [spin, turn]
+    for name, max_code in (("edge", 1 << 25), ("wide", (1 << 26) - 1)):
+        m = json.loads(json.dumps(turn))
+        m["name"] = name
+        e = m["encoding"]
+        e["max_bits"] = e["min_bits"] = m["attributes"][0]["max_bits"] = 2 + 3 * 26
+        for f in e["wire"][1:]:
+            f["bits"], f["max_code"] = 26, max_code
+        e["delta_body"].update(max_code=max_code, code_bits=26, max_delta_bits=2 + 2 + 3 * 28)
+        members.append(m)
+    schema["types"] = {"Spins": {"kind": "struct", "name": "Spins", "recursive": False, "bases": [],
+                                 "members": members}}
+    schema["root_name"] = "Spins"
+    schema["root"] = {"kind": "struct", "name": "Spins", "delta_body": {"form": "members"}}
+    schema["max_bits"] = sum(m["encoding"]["max_bits"] for m in members)
+    schema["max_delta_bits"] = 1 + sum(m["encoding"]["delta_body"]["max_delta_bits"] for m in members)
+    return schema, [m["name"] for m in members]
+
+
+def codes_value(rng, max_code):
+    """A smallest_three_codes value: a random rotation's codes, or (one in four) any codes."""
+    if rng.random() < 0.25:
+        return {"largest": rng.randrange(4), "a": rng.randrange(max_code + 1), "b": rng.randrange(max_code + 1),
+                "c": rng.randrange(max_code + 1)}
+    q = [rng.gauss(0, 1) for _ in range(4)]
+    largest = max(range(4), key=lambda i: abs(q[i]))
+    norm = math.sqrt(sum(x * x for x in q)) * (1 if q[largest] > 0 else -1)
+    codes = [min(max_code, max(0, round((q[i] / norm * math.sqrt(2) + 1) / 2 * max_code)))
+             for i in range(4) if i != largest]
+    return dict(zip(dec.SMALLEST_THREE_FIELDS, [largest] + codes))
+
+
+def write_codes_delta(rng, w, e, base, hostile):
+    """One smallest_three_codes member's own delta against base (None: not known, any
+    codes) into w; hostile: a step of 3 or a code out of its range. Whether it wrote the
+    hostile field (a code out of range needs a rung or a code past the range's ends)."""
+    d = e["delta_body"]
+    max_code, rungs = d["max_code"], d["rungs"]
+    if rng.random() < 0.2 and not hostile:
+        w.put(0, 1)
+        return False
+    w.put(1, 1)
+    largest = base["largest"] if base else 0
+    codes = [base[k] for k in "abc"] if base else [max_code // 2] * 3
+    if rng.random() < 0.4 and hostile != "step":
+        w.put(1, 1)
+    else:
+        w.put(0, 1)
+        step = 3 if hostile == "step" else rng.randrange(3)
+        w.put(step, 2)
+        if step == 3:
+            return True
+        largest, codes = dec.smallest_three_reexpress(largest, codes, (largest + 1 + step) & 3, max_code)
+    bad = rng.randrange(3) if hostile == "range" else None
+    wrote = False
+    for k in range(3):
+        if k == bad:
+            past = []  # (rung, negative, amount) that leave the range, or (None, code) past max_code
+            for j, g in enumerate(rungs):
+                for negative, room in ((True, codes[k]), (False, max_code - codes[k])):
+                    if g["hi"] > room:
+                        past.append((j, negative, max(g["lo"], room + 1)))
+            if max_code + 1 < 1 << d["code_bits"]:
+                past.append((None, False, max_code + 1))
+            if past:
+                j, negative, amount = rng.choice(past)
+                w.put(1, 1)
+                if j is None:
+                    w.put(0, len(rungs))
+                    w.put(amount, d["code_bits"])
+                else:
+                    w.put(0, j)
+                    w.put(1, 1)
+                    w.put(1 if negative else 0, 1)
+                    w.put(amount - rungs[j]["lo"], rungs[j]["bits"])
+                wrote = True
+                break  # the reader stops there
+        if rng.random() < 0.35:
+            w.put(0, 1)
+            continue
+        w.put(1, 1)
+        j = rng.randrange(len(rungs) + 1)
+        lo, hi = (rungs[j]["lo"], rungs[j]["hi"]) if j < len(rungs) else (0, 0)
+        room = [x for x in (-1, 1) if j < len(rungs) and lo <= (codes[k] if x < 0 else max_code - codes[k])]
+        if not room:  # the code whole
+            w.put(0, len(rungs))
+            codes[k] = rng.randrange(max_code + 1)
+            w.put(codes[k], d["code_bits"])
+            continue
+        negative = rng.choice(room) < 0
+        amount = rng.randint(lo, min(hi, codes[k] if negative else max_code - codes[k]))
+        codes[k] += -amount if negative else amount
+        w.put(0, j)
+        w.put(1, 1)
+        w.put(1 if negative else 0, 1)
+        w.put(amount - lo, rungs[j]["bits"])
+    return wrote
+
+
+def codes_packet(rng, schema, names, header, bases, hostile, predicted):
+    """A delta packet (header: sequence, baseline, fingerprint) or a predicted one
+    (sequence, baselines, fingerprint) of Spins: the root's changed bit, each member's own
+    delta, the end check, the CRC."""
+    w = dec.BitWriter()
+    w.put(0, 32)
+    w.put(header[0], 16)
+    if predicted:
+        w.put(len(header[1]) - 1, 2)
+        for b in header[1]:
+            w.put(b, 16)
+    else:
+        w.put(header[1], 16)
+    w.put(header[2], 32)
+    w.put(1, 1)
+    members = {m["name"]: m["encoding"] for m in schema["types"]["Spins"]["members"]}
+    bad = rng.choice(names) if hostile else None
+    for name in names:
+        if write_codes_delta(rng, w, members[name], bases and bases[name], hostile if name == bad else None):
+            break  # the reader stops there
+    payload = w.pos - 32
+    w.align()
+    layout = schema["packet"] if predicted else schema["delta_packet"]
+    w.put(layout["end_check"]["magic"] ^ payload, 32)
+    data = bytearray(w.data())
+    ident = schema["packet"]["protocol_id"]["value"] ^ dec.PREDICTED_DELTA_PACKET_SALT if predicted else \
+        schema["delta_packet"]["protocol_id"]["value"]
+    data[0:4] = dec.crc32(ident.to_bytes(4, "little") + bytes(data[4:])).to_bytes(4, "little")
+    return bytes(data)
+
+
+def codes_fields(layer, names, root):
+    """The dissector's fields of the smallest_three_codes deltas: (bit, path, width, what)."""
+    out = []
+    prefixes = tuple(f"{root}.{n}" for n in names)
+
+    def walk(tree):
+        if not isinstance(tree, list):
+            return
+        for i, (k, v) in enumerate(tree):
+            if k == "netser.member_tree" and i > 0 and tree[i - 1][0] == "netser.member":
+                path = tree[i - 1][1]
+                f = {kk: x for kk, x in v if not isinstance(x, list)}
+                if path.startswith(prefixes) and "netser.bit_offset" in f:
+                    base, _, part = path.partition("#")
+                    bit, width = int(f["netser.bit_offset"]), int(f["netser.bit_width"])
+                    if "netser.same_largest" in f:
+                        out.append((bit, base, width, "same_largest=" + f["netser.same_largest"]))
+                    elif "netser.largest_step" in f:
+                        out.append((bit, base, width, "step=" + f["netser.largest_step"]))
+                    elif "netser.changed" in f:
+                        what = "changed=" + f["netser.changed"]
+                        if "netser.difference" in f:
+                            what += " " + f["netser.difference"]
+                        elif "netser.code" in f:
+                            what += " code " + f["netser.code"]
+                        out.append((bit, path, width, what))
+                    else:
+                        out.append((bit, path, width, "?"))
+            walk(v)
+    walk(layer)
+    return sorted(out)
+
+
+def decoder_codes_fields(changes, names, root):
+    """The reference decoder's reading of the same deltas, in codes_fields' form: a code's
+    changed bit and its difference (or whole code) are one field of the dissector's."""
+    out = []
+    prefixes = tuple(f"{root}.{n}" for n in names)
+    for c in changes:
+        path = c["path"]
+        if not path.startswith(prefixes):
+            continue
+        if c["field"] == "changed":
+            out.append([c["bit"], path, c["bits"], "changed=" + ("1" if c["changed"] else "0")])
+        elif c["field"] == "same_largest":
+            out.append([c["bit"], path, c["bits"], "same_largest=" + ("1" if c["same_largest"] else "0")])
+        elif c["field"] == "largest_step":
+            out.append([c["bit"], path, c["bits"], f"step={c['step']}"])
+        elif c["field"] in ("difference", "code"):
+            last = out[-1]
+            assert last[1] == path and last[0] + 1 == c["bit"], (last, c)
+            last[2] += c["bits"]
+            last[3] += (" " + ("-" if c["difference"] < 0 else "+") + str(abs(c["difference"]))
+                        if c["field"] == "difference" else f" code {c['code']}")
+        else:
+            out.append([c["bit"], path, c["bits"], c["field"]])
+    return sorted(tuple(x) for x in out)
+
+
+def check_codes_deltas(out_dir, tshark):
+    """smallest_three_codes' own delta (docs/schema.md, user_attribute): delta packets of a
+    schema of such members (codes_schema) against baselines given with --delta-baseline,
+    against one the dissector does not have, and predicted ones (no prediction in the
+    dissector), some hostile (a step of 3, a code out of its range). For every frame the
+    dissector's fields of those deltas (changed bits, same largest, steps, differences,
+    whole codes; their bits) must be the reference decoder's, its verdict the decoder's,
+    and with a known baseline the values it shows the decoder's: the re-expressed codes,
+    or (max_code past 2^25 on a switch) no values and a note. The number of failures."""
+    rng = random.Random(20240611)
+    schema, names = codes_schema(os.path.join(out_dir, "predicted"))
+    schema_path = os.path.join(out_dir, "Spins.schema.json")
+    with open(schema_path, "w", encoding="utf-8") as f:
+        json.dump(schema, f)
+    decoder = dec.Decoder(schema)
+    max_codes = {m["name"]: m["encoding"]["delta_body"]["max_code"] for m in schema["types"]["Spins"]["members"]}
+    lua = os.path.join(out_dir, "netser_codes.lua")
+    args = [sys.executable, TOOL, "-o", lua, "--delta-port", f"{CODES_PORT}={schema_path}"]
+    bases = []
+    for s in range(CODES_BASELINES):
+        v = {name: codes_value(rng, max_codes[name]) for name in names}
+        bases.append(v)
+        path = os.path.join(out_dir, f"Spins.baseline{s}.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(v, f)
+        args += ["--delta-baseline", f"{CODES_PORT}={s}:{path}"]
+    subprocess.run(args, check=True)
+    frames = []  # (kind, bytes, baseline value or MISSING)
+    for i in range(160):
+        kind = ("known", "known", "known", "unknown", "predicted")[i % 5]
+        hostile = rng.choice(("step", "range")) if i % 7 == 3 else None
+        sequence = 100 + i
+        if kind == "known":
+            s = rng.randrange(CODES_BASELINES)
+            header = (sequence, s, decoder.baseline_fingerprints(bases[s])[0])
+            frames.append((kind, codes_packet(rng, schema, names, header, bases[s], hostile, False), bases[s]))
+        elif kind == "unknown":
+            header = (sequence, CODES_UNKNOWN, rng.getrandbits(32))
+            frames.append((kind, codes_packet(rng, schema, names, header, None, hostile, False), dec.MISSING))
+        else:
+            header = (sequence, [sequence - 1, sequence - 3], rng.getrandbits(32))
+            frames.append((kind, codes_packet(rng, schema, names, header, None, hostile, True), dec.MISSING))
+    pcap = os.path.join(out_dir, "codes.pcap")
+    write_pcap(pcap, [(CODES_PORT, data) for _, data, _ in frames])
+    run = subprocess.run([tshark, "-X", f"lua_script:{lua}", "-r", pcap, "-T", "json"], capture_output=True, text=True)
+    if run.returncode != 0 or "Lua: Error" in run.stderr:
+        print("tshark failed on the smallest_three_codes packets:", run.returncode, run.stderr[:400])
+        return 1
+    shown = json.loads(run.stdout, object_pairs_hook=pairs)
+    if len(shown) != len(frames):
+        print(f"smallest_three_codes packets: {len(shown)} frames dissected, {len(frames)} written")
+        return 1
+    failures, counts = 0, {}
+    for number, ((kind, data, base), frame) in enumerate(zip(frames, shown), 1):
+        layers = dict(dict(frame)["_source"])["layers"]
+        layer = ([v for k, v in layers if k == "netser"] or [[]])[0]
+        decoder = dec.Decoder(schema)
+        value = dec.MISSING
+        try:
+            if kind == "predicted":
+                decoder.decode_predicted_packet(data, None, None, None)
+            else:
+                _, value, _ = decoder.decode_delta_packet(data, None, base)
+            oracle = None
+        except dec.DecodeError as e:
+            oracle = {"error": e.code, "bit": e.bit, "path": e.path}
+        problems = []
+        experts = find(layers, "_ws.expert")
+        flagged = any(find(e, "netser.malformed") or find(e, "netser.bad_crc") or find(e, "netser.baseline_mismatch")
+                      or find(e, "netser.missing_baseline") for e in experts)
+        want = decoder_codes_fields(decoder.changes, names, "Spins")
+        got = codes_fields(layer, names, "Spins")
+        counts["fields compared"] = counts.get("fields compared", 0) + len(want)
+        if got != want:
+            diff = [x for x in got if x not in want][:3], [x for x in want if x not in got][:3]
+            problems.append(f"fields: the dissector's own {diff[0]}, the decoder's own {diff[1]}")
+        if oracle:
+            counts[f"{kind} {oracle['error']}"] = counts.get(f"{kind} {oracle['error']}", 0) + 1
+            if not flagged or not shows_error(layers, oracle, schema):
+                problems.append(f"the error {oracle} not flagged")
+        elif flagged:
+            problems.append(f"flagged: {find(layers, '_ws.expert.message')}")
+        else:
+            counts[kind] = counts.get(kind, 0) + 1
+            values = dict(members(layer))
+            leaves = {}
+            if value is not dec.MISSING:
+                flatten(value, "Spins", leaves)
+            for path, v in leaves.items():
+                member = path.split(".")[1]
+                switched = any(c["field"] == "largest_step" and c["path"] == "Spins." + member for c in decoder.changes)
+                if member == "wide" and switched:
+                    if path in values:
+                        problems.append(f"{path} shown ({values[path]}) past exact arithmetic")
+                    if not any(p == "Spins.wide#values" for p in find(layer, "netser.member")):
+                        problems.append("no note that the wide codes' values are not computed")
+                    continue
+                counts["values checked"] = counts.get("values checked", 0) + 1
+                if values.get(path) != str(v):
+                    problems.append(f"{path}: the dissector shows {values.get(path)!r}, the decoder reads {v!r}")
+            if value is dec.MISSING and any(p.startswith("Spins.") for p in values):
+                problems.append(f"values shown without the baseline: {sorted(values)[:4]}")
+        if problems:
+            failures += 1
+            if failures <= 10:
+                print(f"smallest_three_codes frame {number} ({kind}): {'; '.join(problems)}")
+    print(f"{len(frames)} smallest_three_codes delta frames: " +
+          ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f"; {failures} failures")
+    for needed in ("known", "unknown", "predicted", "known out_of_range", "values checked"):
+        if not counts.get(needed):
+            failures += 1
+            print(f"no smallest_three_codes frame: {needed}")
+    return failures
+
+
 MIXED_PORT = 44500
 
 
@@ -788,6 +1116,7 @@ def main():
     failures += check_hostile_deltas(out_dir, tshark)
     failures += check_mixed_port(out_dir, tshark, expected)
     failures += check_predicted(out_dir, tshark)
+    failures += check_codes_deltas(out_dir, tshark)
     return 1 if failures else 0
 
 

@@ -40,6 +40,34 @@ std::string hex(std::span<const std::byte> bytes) {
 
 using entry = netser::baseline_entry<Track>;
 
+// A container of structs with flags (tools/golden.py SQUAD): a unit's flags (its bools
+// moving and alive, after a leading 1) name the context of its changed bit in a
+// range-coded body.
+struct Unit {
+    std::uint16_t x = 0;
+    bool moving = false, alive = false;
+    bool operator==(const Unit&) const = default;
+};
+NETSER_STRUCT(Unit, (x, netser::range(0, 1000), netser::predict_linear), moving, alive)
+
+struct Squad {
+    std::array<Unit, 16> units{};
+    bool operator==(const Squad&) const = default;
+};
+NETSER_STRUCT(Squad, units)
+
+// Unit i at sequence 8 is x = 100 + 50 i, moving when i % 4 = 0, alive when i % 3 != 2;
+// the moving ones go 5 further per step of the sequence.
+Squad squad_at(int sequence) {
+    Squad s;
+    for (std::size_t i = 0; i < s.units.size(); ++i) {
+        const bool moving = i % 4 == 0;
+        s.units[i] = {static_cast<std::uint16_t>(100 + 50 * static_cast<int>(i) + (moving ? 5 * (sequence - 8) : 0)),
+                      moving, i % 3 != 2};
+    }
+    return s;
+}
+
 } // namespace pp
 
 using pp::Track;
@@ -329,6 +357,45 @@ TEST_CASE("a range-coded predicted delta packet's golden bytes", "[session][pred
     CHECK(got == Track{530, 7});
     // A reader with the default prior refuses it by its CRC.
     CHECK(netser::read_predicted_delta_packet(packet, got, ring, scratch, nullptr, range).code == netser::errc::bad_crc);
+}
+
+TEST_CASE("a range-coded predicted packet names a container's changed elements by bits under their flags: golden bytes",
+          "[session][prediction][range]") {
+    // tools/golden.py --delta-packets (SQUAD): baselines 10 and 8, sequence 12; the moving
+    // units (0, 4, 8, 12) are predicted 10 further than at 10. Sent: the prediction but
+    // for unit 4 (x 318 for 320), 5 (x 347, alive) and 9 (x 556, moving). The flags of
+    // units 0..5 in the prediction: 7, 5, 4, 5, 7, 4 (1, moving, alive).
+    using pp::Squad;
+    CHECK(netser::detail::element_flags(pp::squad_at(10).units[0]) == 0b111u);
+    CHECK(netser::detail::element_flags(pp::squad_at(10).units[5]) == 0b100u);
+    netser::baseline_ring<Squad> ring(16);
+    ring.put(8, pp::squad_at(8));
+    ring.put(10, pp::squad_at(10));
+    const std::array<const netser::baseline_entry<Squad>*, 2> two{ring.find(10), ring.find(8)};
+    Squad sent = pp::squad_at(12);
+    sent.units[4] = {318, true, true};
+    sent.units[5] = {347, false, true};
+    sent.units[9] = {556, true, true};
+    Squad scratch, got;
+    std::vector<std::byte> packet;
+
+    // Bit-packed: the indices of 3 changed units of 16 take 15 bits, fewer than 16 bits.
+    REQUIRE_FALSE(netser::write_predicted_delta_packet(packet, 12, sent, two, scratch, pp::id_1234).error);
+    CHECK(scratch == pp::squad_at(12));
+    CHECK(pp::hex(packet) ==
+          "AE 9F 3A BD 0C 00 29 00 20 00 4C 82 6F C2 DD 1B D8 A1 16 C5 00 76 C6 24 47");
+    REQUIRE_FALSE(netser::read_predicted_delta_packet(packet, got, ring, scratch, nullptr, pp::id_1234));
+    CHECK(got == sent);
+
+    // Range-coded: a changed bit per unit (3 of 16 is not below 1 in 256), each coded under
+    // the unit's flags in the prediction, which also key a changed unit's frame.
+    netser::packet_options range = pp::id_1234;
+    range.range = &netser::default_range_prior();
+    REQUIRE_FALSE(netser::write_predicted_delta_packet(packet, 12, sent, two, scratch, range).error);
+    CHECK(pp::hex(packet) == "3A 4A C6 62 0C 00 29 00 20 00 4C 82 6F C2 01 C1 AF F6 28 D2 40 00");
+    got = {};
+    REQUIRE_FALSE(netser::read_predicted_delta_packet(packet, got, ring, scratch, nullptr, range));
+    CHECK(got == sent);
 }
 
 TEST_CASE("a range-coded packet names its prior: a reader with another prior refuses it by its CRC",

@@ -576,10 +576,8 @@ bool delta_vector(S& s, V& v, const V& b, std::size_t max, std::size_t min_eleme
         if constexpr (std::is_same_v<V, std::vector<bool, typename V::allocator_type>>) v[i] = b[i];
         else copy_value(v[i], b[i]);
     };
-    if (both != 0 && !delta_elements(s, both, changed, body, keep, [&](std::size_t i) {
-            if constexpr (std::is_same_v<V, std::vector<bool, typename V::allocator_type>>) return std::uint32_t{0};
-            else return element_flags(b[i]);
-        }))
+    if (both != 0 &&
+        !delta_elements(s, both, changed, body, keep, [&](std::size_t i) { return element_flags(b[i]); }))
         return false;
     for (std::size_t i = both; i < v.size(); ++i)
         if (!plain(i)) [[unlikely]] return false;

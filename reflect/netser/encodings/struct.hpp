@@ -306,6 +306,14 @@ struct member_runs {
 template <class C>
 using member_indices = std::make_index_sequence<boost::mp11::mp_size<described_members<C>>::value>;
 
+// Whether member I of C is one of an element's flags: a bool the schema shows as one
+// (a fixed-width encoding, not a user codec's; not skipped), as a decoder counts them.
+template <class C, std::size_t I>
+constexpr bool flag_member() noexcept {
+    if constexpr (!std::is_same_v<member_type<C, I>, bool> || skipped_member<C, I>) return false;
+    else return is_fixed_width<encoding_t<member_attrs<C, I>, bool>>;
+}
+
 template <class C, std::size_t... I>
 std::uint32_t member_flags(const C& c, std::index_sequence<I...>) noexcept {
     std::uint32_t flags = 1;
@@ -314,9 +322,7 @@ std::uint32_t member_flags(const C& c, std::index_sequence<I...>) noexcept {
         if constexpr (decltype(counts)::value)
             if (taken++ < 4) flags = flags << 1 | (member ? 1u : 0u);
     };
-    (take(c.*member_at<C, I>::pointer,
-          std::bool_constant<std::is_same_v<member_type<C, I>, bool> && !skipped_member<C, I>>{}),
-     ...);
+    (take(c.*member_at<C, I>::pointer, std::bool_constant<flag_member<C, I>()>{}), ...);
     return taken == 0 ? 0u : flags;
 }
 template <class T, class E>
