@@ -341,15 +341,22 @@ def delta_smallest_three_to_rest(w):
             w_difference(w, a, b, 510)
 
 
-def delta_smallest_three_whole(w):
-    # The same against a baseline whose largest component is z (2): not the same largest,
-    # so the plain encoding follows (largest 3, codes 201, 300, 380 in 9 bits each).
+def delta_smallest_three_switch(w):
+    # The same rotation (largest w, codes 201, 300, 380) against a baseline whose largest
+    # component is z (2) with codes 201, 300, 380: the struct's changed bit, the member's,
+    # same largest 0, the step (3 - 2 - 1) mod 4 in 2 bits, then per code a changed bit
+    # and its difference (ladder 2, 4, 8, 32) from the baseline re-expressed with w (its
+    # z, above 1/sqrt(2), clamps to code 510).
+    base = st_reexpress(2, [201, 300, 380], 3, 510)
+    new = [201, 300, 380]
     w.put(1, 1)
     w.put(1, 1)
     w.put(0, 1)
-    w.put(3, 2)
-    for c in (201, 300, 380):
-        w.put(c, 9)
+    w.put((3 - 2 - 1) % 4, 2)
+    for a, b in zip(new, base):
+        w.put(1 if a != b else 0, 1)
+        if a != b:
+            w_difference(w, a, b, 510, [2, 4, 8, 32])
 
 
 def st_reexpress(largest, codes, to, max_code):
@@ -722,8 +729,8 @@ VECTORS = [
     ("delta_smallest_three", "delta of a struct of a smallest_three(9) rotation, ladder 2, 4, 8, 32: "
      "codes 201, 300, 380 against 200, 300, 400, same largest",
      delta_smallest_three_example),
-    ("delta_smallest_three_whole", "the same rotation against one whose largest component is another",
-     delta_smallest_three_whole),
+    ("delta_smallest_three_switch", "the same rotation against one whose largest component is z (codes 201, 300, "
+     "380): the baseline re-expressed with w", delta_smallest_three_switch),
     ("delta_smallest_three_codes_plain", "a struct of a smallest_three_codes(511) rotation, plain: largest 3, "
      "codes 255, 256, 511", smallest_three_codes_plain),
     ("delta_smallest_three_codes_switch", "its delta, ladder 2, 4, 8, 32, to largest 2 and codes 255, 256, 509: "

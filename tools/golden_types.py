@@ -344,13 +344,14 @@ def keyed(member):
 SKIP, FINITE, RAW_BYTES, SPARSE = ("skip",), ("finite",), ("raw_bytes",), ("sparse",)
 
 
-def user(tag, max_bits, max_int=None):
-    """A user attribute (a codec object): its schema_tag, max_bits and params().max_int."""
-    return ("user", tag, max_bits, max_int)
+def user(tag, max_bits, max_int=None, delta_form=None):
+    """A user attribute (a codec object): its schema_tag, max_bits, params().max_int and
+    delta_form()."""
+    return ("user", tag, max_bits, max_int, delta_form)
 
 
 def smallest_three(b):
-    return user("smallest_three", 2 + 3 * b, (1 << b) - 2) + (b,)
+    return user("smallest_three", 2 + 3 * b, (1 << b) - 2, "reexpressed") + (b,)
 
 
 def unit_quaternion(b):
@@ -449,6 +450,8 @@ def hash_attributes(attrs):
             out += text("user") + text(a[1]) + number(a[2])
             if a[3] is not None:
                 out += number(a[3])
+            if a[4] is not None:  # the form of its own delta (wire_format.md, schema fingerprint)
+                out += text(a[4])
         else:
             raise ValueError(kind)
     return out

@@ -992,70 +992,6 @@ local function read_difference(n, r, path, dat)
   return rung, negative, m, code
 end
 
--- smallest_three's own delta (docs/schema.md, user_attribute): changed; same largest
--- component; then per code a changed bit and its difference, or the rotation whole.
--- Every error at the value's first bit.
-delta_smallest_three = function(ctx, n, r, base, tree, label, path)
-  local at = r.pos
-  local result
-  local ok, err = pcall(function()
-    local changed = r:read(1, path) == 1
-    if not changed then
-      delta_item(ctx, tree, label, path, at, r.pos, "unchanged", { changed = false, raw = "0" })
-      result = base
-      return
-    end
-    local item = branch(ctx, tree, label .. ": changed (smallest_three)", path, at)
-    item:add(f_changed, true)
-    local sat = r.pos
-    local same = r:read(1, path) == 1
-    delta_item(ctx, item, "same largest component", path .. "#largest", sat, r.pos, tostring(same), { raw = same and "1" or "0" })
-    if not same then
-      local e = branch(ctx, item, label .. ": sent whole", path, r.pos)
-      result = decode(ctx, n, r, e, label, path)
-      return
-    end
-    local found = {}
-    for k = 1, 3 do
-      local p = path .. "#code" .. (k - 1)
-      local cat = r.pos
-      local code_changed = r:read(1, path) == 1
-      if code_changed then
-        local rung, negative, m, code = read_difference(n, r, path, at)
-        if rung then
-          local d = (negative and "-" or "+") .. tostring(m)
-          delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "changed, " .. d, { changed = true, difference = d, raw = "rung " .. (rung - 1) })
-          found[k] = { negative = negative, m = m }
-        else
-          delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "changed, code " .. code, { changed = true, code = tostring(code), raw = tostring(code) })
-          found[k] = { code = code }
-        end
-      else
-        delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "unchanged", { changed = false, raw = "0" })
-      end
-    end
-    if base == MISSING or base["$f"] == nil then result = MISSING return end
-    local fields = base["$f"]
-    local codes = { fields.codes[1], fields.codes[2], fields.codes[3] }
-    for k = 1, 3 do
-      local f = found[k]
-      if f then
-        if f.code then codes[k] = f.code
-        elseif f.negative then codes[k] = codes[k] - f.m
-        else codes[k] = codes[k] + f.m end
-        if codes[k] < 0 or codes[k] > n.quantization.max_int then fail("out_of_range", at, path) end
-      end
-    end
-    result = components(ctx, n, item, label, path, at, r, smallest_three_rotation(n, fields.largest, codes), nil)
-    result["$f"] = { largest = fields.largest, codes = codes }
-  end)
-  if not ok then
-    if type(err) == "table" and err.netser then err.bit, err.path = at, path end
-    error(err, 0)
-  end
-  return result
-end
-
 -- smallest_three_codes (a rotation held as the codes {largest, a, b, c}): its codes read
 -- from a state, { largest (0..3), { a, b, c } }; nil when one is not a code of its range.
 local CODE_FIELDS = { "largest", "a", "b", "c" }
@@ -1110,106 +1046,148 @@ local function reexpress_codes(largest, codes, to, max_code)
   return to, out
 end
 
--- smallest_three_codes' own delta (docs/schema.md, user_attribute): changed; same largest;
--- when not, a 2-bit step (3: out_of_range) to the new largest, (baseline's + 1 + step) mod
--- 4, and the baseline's codes re-expressed with it; then per code a changed bit and its
--- difference from the (re-expressed) baseline's code, or the code whole. Every error at the
--- value's first bit. The values are computed only where doubles hold them exactly.
-delta_smallest_three_codes = function(ctx, n, r, base, tree, label, path)
+-- The delta both smallest-three codecs send (docs/schema.md, user_attribute; smallest_three's
+-- on the codes its baseline rotation writes to): changed; same largest; when not, a 2-bit
+-- step (3: out_of_range) to the new largest, (baseline's + 1 + step) mod 4, and the
+-- baseline's codes re-expressed with it; then per code a changed bit and its difference from
+-- the (re-expressed) baseline's code, or the code whole. Every error at the value's first
+-- bit (`at`, where the caller's pcall puts it). The values are computed only where doubles
+-- hold them exactly. `front` holds what the two codecs differ in: tag, the name shown;
+-- max_code, the codes' range [0, max_code]; largest (0..3) and codes {a, b, c}, the
+-- baseline's, nil without them; unchanged, the text of an unchanged value; late, an error
+-- the baseline gives once the wire is read; value(item, largest, codes), the state the
+-- codes read as, shown under item.
+local function delta_smallest_three_wire(ctx, n, r, base, tree, label, path, at, front)
   local db = n.delta_body
-  local max_code = tonumber(db.max_code)
-  local at = r.pos
-  local result
-  local ok, err = pcall(function()
-    local largest, codes
-    if base ~= MISSING then
-      largest, codes = codes_of(base, max_code)
-      if largest == nil then fail("invalid_value", at, path) end
-    end
-    local changed = r:read(1, path) == 1
-    if not changed then
-      local text = largest and (" (largest=" .. largest .. ", codes " .. table.concat(codes, ", ") .. ")") or ""
-      delta_item(ctx, tree, label, path, at, r.pos, "unchanged" .. text, { changed = false, raw = "0" })
-      result = base
-      return
-    end
-    local item = delta_item(ctx, tree, label, path, at, r.pos, "changed (smallest_three_codes)",
-                            { changed = true, raw = "1" })
-    local sat = r.pos
-    local same = r:read(1, path) == 1
-    local s_item = delta_item(ctx, item, "same largest component", path .. "#largest", sat, r.pos, tostring(same),
-                              { raw = same and "1" or "0" })
-    s_item:add(f_same_largest, same)
-    local step
-    if not same then
-      local tat = r.pos
-      step = r:read(2, path)
-      if step == 3 then fail("out_of_range", at, path) end
-      local text = "step " .. step
-      if largest ~= nil then text = text .. ": largest " .. largest .. " → " .. ((largest + 1 + step) % 4) end
-      local t_item = delta_item(ctx, item, "largest component", path .. "#largest", tat, r.pos, text,
-                                { raw = tostring(step) })
-      t_item:add(f_step, step)
-    end
-    local found = {}
-    for k = 1, 3 do
-      local p = path .. "#code" .. (k - 1)
-      local cat = r.pos
-      local code_changed = r:read(1, path) == 1
-      if code_changed then
-        local got, rung, negative, m, code = pcall(read_difference, n, r, path, at)
-        if not got then -- the changed bit, then the difference's error
-          delta_item(ctx, item, "code " .. (k - 1), p, cat, cat + 1, "changed", { changed = true, raw = "1" })
-          error(rung, 0)
-        end
-        if rung then
-          local d = (negative and "-" or "+") .. tostring(m)
-          delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "changed, " .. d,
-                     { changed = true, difference = d, raw = "rung " .. (rung - 1) })
-          found[k] = { negative = negative, m = m }
-        else
-          delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "changed, code " .. tostring(code),
-                     { changed = true, code = tostring(code), raw = tostring(code) })
-          found[k] = { code = code }
-        end
+  local max_code = front.max_code
+  local largest, codes = front.largest, front.codes
+  local changed = r:read(1, path) == 1
+  if not changed then
+    delta_item(ctx, tree, label, path, at, r.pos, "unchanged" .. (front.unchanged or ""), { changed = false, raw = "0" })
+    return base
+  end
+  local item = delta_item(ctx, tree, label, path, at, r.pos, "changed (" .. front.tag .. ")", { changed = true, raw = "1" })
+  local sat = r.pos
+  local same = r:read(1, path) == 1
+  local s_item = delta_item(ctx, item, "same largest component", path .. "#largest", sat, r.pos, tostring(same),
+                            { raw = same and "1" or "0" })
+  s_item:add(f_same_largest, same)
+  local step
+  if not same then
+    local tat = r.pos
+    step = r:read(2, path)
+    if step == 3 then fail("out_of_range", at, path) end
+    local text = "step " .. step
+    if largest ~= nil then text = text .. ": largest " .. largest .. " → " .. ((largest + 1 + step) % 4) end
+    local t_item = delta_item(ctx, item, "largest component", path .. "#step", tat, r.pos, text,
+                              { raw = tostring(step) })
+    t_item:add(f_step, step)
+  end
+  local found = {}
+  for k = 1, 3 do
+    local p = path .. "#code" .. (k - 1)
+    local cat = r.pos
+    local code_changed = r:read(1, path) == 1
+    if code_changed then
+      local got, rung, negative, m, code = pcall(read_difference, n, r, path, at)
+      if not got then -- the changed bit, then the difference's error
+        delta_item(ctx, item, "code " .. (k - 1), p, cat, cat + 1, "changed", { changed = true, raw = "1" })
+        error(rung, 0)
+      end
+      if rung then
+        local d = (negative and "-" or "+") .. tostring(m)
+        delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "changed, " .. d,
+                   { changed = true, difference = d, raw = "rung " .. (rung - 1) })
+        found[k] = { negative = negative, m = m }
       else
-        delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "unchanged", { changed = false, raw = "0" })
+        delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "changed, code " .. tostring(code),
+                   { changed = true, code = tostring(code), raw = tostring(code) })
+        found[k] = { code = code }
       end
+    else
+      delta_item(ctx, item, "code " .. (k - 1), p, cat, r.pos, "unchanged", { changed = false, raw = "0" })
     end
-    if largest == nil then result = MISSING return end
-    if db.code_bits > 32 or (step ~= nil and max_code > EXACT_CODES) then
-      local note = item:add(f_member, path .. "#values")
-      note:set_text("values not computed: max_code " .. tostring(db.max_code) .. " is beyond exact arithmetic " ..
-                    "in this dissector (2^25 for a switch of the largest component); its range not checked")
-      result = MISSING
-      return
+  end
+  if front.late then fail(front.late, at, path) end
+  if largest == nil then return MISSING end
+  if db.code_bits > 32 or (step ~= nil and max_code > EXACT_CODES) then
+    local note = item:add(f_member, path .. "#values")
+    note:set_text("values not computed: max_code " .. tostring(db.max_code or max_code) .. " is beyond exact " ..
+                  "arithmetic in this dissector (2^25 for a switch of the largest component); its range not checked")
+    return MISSING
+  end
+  codes = { codes[1], codes[2], codes[3] }
+  if step ~= nil then
+    largest, codes = reexpress_codes(largest, codes, (largest + 1 + step) % 4, max_code)
+    local re = item:add(f_member, path .. "#reexpressed")
+    re:set_text("baseline re-expressed with largest=" .. largest .. ": " .. code_text(codes[1]) .. ", " ..
+                code_text(codes[2]) .. ", " .. code_text(codes[3]))
+  end
+  for k = 1, 3 do
+    local f = found[k]
+    if f then
+      if f.code then codes[k] = f.code
+      elseif f.negative then codes[k] = codes[k] - f.m
+      else codes[k] = codes[k] + f.m end
+      if codes[k] < 0 or codes[k] > max_code then fail("out_of_range", at, path) end
     end
-    if step ~= nil then
-      largest, codes = reexpress_codes(largest, codes, (largest + 1 + step) % 4, max_code)
-      local re = item:add(f_member, path .. "#reexpressed")
-      re:set_text("baseline re-expressed with largest=" .. largest .. ": " .. code_text(codes[1]) .. ", " ..
-                  code_text(codes[2]) .. ", " .. code_text(codes[3]))
-    end
-    for k = 1, 3 do
-      local f = found[k]
-      if f then
-        if f.code then codes[k] = f.code
-        elseif f.negative then codes[k] = codes[k] - f.m
-        else codes[k] = codes[k] + f.m end
-        if codes[k] < 0 or codes[k] > max_code then fail("out_of_range", at, path) end
-      end
-    end
-    local parts = { { part = ".largest", text = code_text(largest) } }
-    for k = 1, 3 do parts[k + 1] = { part = "." .. CODE_FIELDS[k + 1], text = code_text(codes[k]) } end
-    item:set_text(label .. ": changed (smallest_three_codes) → largest=" .. parts[1].text .. ", codes " ..
-                  parts[2].text .. ", " .. parts[3].text .. ", " .. parts[4].text .. "  [bits " .. at .. ".." .. at .. "]")
-    result = { ["$p"] = parts }
-  end)
+  end
+  return front.value(item, largest, codes)
+end
+
+-- Runs body() with every netser error it raises put at the value's first bit.
+local function at_first_bit(at, path, body)
+  local ok, result = pcall(body)
   if not ok then
-    if type(err) == "table" and err.netser then err.bit, err.path = at, path end
-    error(err, 0)
+    if type(result) == "table" and result.netser then result.bit, result.path = at, path end
+    error(result, 0)
   end
   return result
+end
+
+-- smallest_three's own delta (docs/schema.md, user_attribute): that of smallest_three_codes
+-- (delta_smallest_three_wire), max_code the quantization's max_int, on the fields the
+-- baseline rotation writes to (its state's "$f": { largest from 1, codes }, or { error }:
+-- invalid_value, a component not finite, before anything is read; unsupported, a near tie,
+-- once the wire is read). The value: the rotation the new fields read as.
+delta_smallest_three = function(ctx, n, r, base, tree, label, path)
+  local at = r.pos
+  return at_first_bit(at, path, function()
+    local front = { tag = "smallest_three", max_code = tonumber(n.quantization.max_int) }
+    local fields = base ~= MISSING and type(base) == "table" and base["$f"] or nil
+    if fields and fields.error == "invalid_value" then fail("invalid_value", at, path) end
+    if fields and fields.error then front.late = fields.error
+    elseif fields then front.largest, front.codes = fields.largest - 1, fields.codes end
+    front.value = function(item, largest, codes)
+      local st = components(ctx, n, item, label, path, at, r, smallest_three_rotation(n, largest + 1, codes), nil)
+      st["$f"] = { largest = largest + 1, codes = codes }
+      return st
+    end
+    return delta_smallest_three_wire(ctx, n, r, base, tree, label, path, at, front)
+  end)
+end
+
+-- smallest_three_codes' own delta (docs/schema.md, user_attribute): delta_smallest_three_wire
+-- on the codes the baseline holds (a code outside its range: invalid_value, before anything
+-- is read); the value: those codes.
+delta_smallest_three_codes = function(ctx, n, r, base, tree, label, path)
+  local at = r.pos
+  return at_first_bit(at, path, function()
+    local front = { tag = "smallest_three_codes", max_code = tonumber(n.delta_body.max_code) }
+    if base ~= MISSING then
+      front.largest, front.codes = codes_of(base, front.max_code)
+      if front.largest == nil then fail("invalid_value", at, path) end
+      front.unchanged = " (largest=" .. front.largest .. ", codes " .. table.concat(front.codes, ", ") .. ")"
+    end
+    front.value = function(item, largest, codes)
+      local parts = { { part = ".largest", text = code_text(largest) } }
+      for k = 1, 3 do parts[k + 1] = { part = "." .. CODE_FIELDS[k + 1], text = code_text(codes[k]) } end
+      item:set_text(label .. ": changed (smallest_three_codes) → largest=" .. parts[1].text .. ", codes " ..
+                    parts[2].text .. ", " .. parts[3].text .. ", " .. parts[4].text .. "  [bits " .. at .. ".." .. at .. "]")
+      return { ["$p"] = parts }
+    end
+    return delta_smallest_three_wire(ctx, n, r, base, tree, label, path, at, front)
+  end)
 end
 
 function DD.difference(ctx, n, r, base, tree, label, path, at)
@@ -2175,8 +2153,11 @@ def state_lua(decoder, n, v, inline=()):
     if kind in ("user_attribute", "user_type"):
         fields = ""
         if n.get("tag") == "smallest_three":  # the fields a delta against it starts from
-            largest, codes = decoder._smallest_three_fields(n, v, 0, "")
-            fields = ', ["$f"] = {largest = %d, codes = {%s}}' % (largest + 1, ", ".join(map(str, codes)))
+            try:
+                largest, codes = decoder._smallest_three_written(n, v, 0, "")
+                fields = ', ["$f"] = {largest = %d, codes = {%s}}' % (largest + 1, ", ".join(map(str, codes)))
+            except dec.DecodeError as e:  # a component not finite (invalid_value), a near tie (unsupported)
+                fields = ', ["$f"] = {error = %s}' % lua_string(e.code)
         if isinstance(v, dict) and set(v) == {"code", "bits"}:
             parts = [(".code", str(v["code"])), (".bits", str(v["bits"]))]
         elif isinstance(v, dict):

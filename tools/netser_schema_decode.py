@@ -1363,11 +1363,15 @@ class Decoder:
                 fields = [self._smallest_three_fields(n, v, 0, "") for v in b]
             except DecodeError:
                 return b0
-            if any(f[0] != fields[0][0] for f in fields):
-                return b0  # the baselines' largest components differ
             max_int = integer(n["quantization"]["max_int"])
-            codes = [predicted_code([f[1][k] for f in fields], spacing, gain, max_int) for k in range(3)]
-            return self._smallest_three_decode(n, fields[0][0], codes)
+            largest = fields[0][0]  # the older baselines re-expressed with the newest's largest
+            older = [smallest_three_reexpress(f[0], f[1], largest, max_int)[1] for f in fields[1:]]
+            codes = [predicted_code([fields[0][1][k]] + [o[k] for o in older], spacing, gain, max_int)
+                     for k in range(3)]
+            value = self._smallest_three_decode(n, largest, codes)
+            if self._smallest_three_fields(n, value, 0, "") != (largest, codes):
+                return b0  # not a fixed point: P keeps b0's rotation
+            return value
         if kind == "user_attribute" and n.get("tag") == "smallest_three_codes" and "delta_body" in n:
             if not active:
                 return b0
@@ -1647,59 +1651,6 @@ class Decoder:
             codes.append(min(math.floor(f32(f32(x * f32(max_int)) + 0.5)), max_int))
         return largest, codes
 
-    def _delta_smallest_three(self, r, n, base, path):
-        """smallest_three's own delta (schema.md, user_attribute): changed; same largest
-        component; then per code a changed bit and its difference, or the rotation whole.
-        Every error at the value's first bit."""
-        at = r.pos
-        changed = self._read_at(r, 1, path) == 1
-        self._change("changed", path, at, r.pos, changed=changed)
-        if not changed:
-            return base
-        bit = r.pos
-        try:
-            same = r.read(1) == 1
-        except DecodeError as e:
-            e.bit, e.path = at, path
-            raise
-        self._change("same_largest", path, bit, r.pos, same_largest=same)
-        if not same:
-            bit = r.pos
-            try:
-                value = self.node(r, n)
-            except DecodeError as e:
-                e.bit, e.path = at, path
-                raise
-            self._change("plain", path, bit, r.pos, value=value)
-            return value
-        found = []
-        for k in range(3):
-            p = f"{path}#code{k}"
-            bit = r.pos
-            try:
-                code_changed = r.read(1) == 1
-            except DecodeError as e:
-                e.bit, e.path = at, path
-                raise
-            item = self._change("changed", p, bit, r.pos, changed=code_changed)
-            if code_changed:
-                bit = r.pos
-                kind, amount, rung = self._ladder(r, n["delta_body"], at, path)
-                if kind == "difference":
-                    item = self._change("difference", p, bit, r.pos, difference=amount, rung=rung)
-                else:
-                    item = self._change("code", p, bit, r.pos, code=amount)
-                found.append((k, kind, amount))
-        if base is MISSING:
-            return MISSING
-        largest, codes = self._smallest_three_written(n, base, at, path)
-        max_int = integer(n["quantization"]["max_int"])
-        for k, kind, amount in found:
-            codes[k] = amount if kind == "code" else codes[k] + amount
-            if not 0 <= codes[k] <= max_int:
-                raise DecodeError("out_of_range", at, path)
-        return self._smallest_three_decode(n, largest, codes)
-
     @staticmethod
     def _smallest_three_codes_of(n, v, max_code):
         """A smallest_three_codes value's (largest, [a, b, c]), or None when one is outside
@@ -1718,23 +1669,47 @@ class Decoder:
     def _smallest_three_codes_value(largest, codes):
         return dict(zip(SMALLEST_THREE_FIELDS, [largest] + list(codes)))
 
-    def _delta_smallest_three_codes(self, r, n, base, path):
-        """smallest_three_codes' own delta (schema.md, user_attribute): changed; same
-        largest; on a switch a 2-bit step and the baseline re-expressed; then per code a
-        changed bit and its difference. In a range-coded packet the step and each code
-        are coded in frames named after the wire's fields. Every error at the first bit."""
-        d = n["delta_body"]
-        max_code = integer(d["max_code"])
+    def _delta_smallest_three(self, r, n, base, path):
+        """smallest_three's own delta (schema.md, user_attribute): that of
+        smallest_three_codes, on the codes the baseline rotation writes to; a baseline
+        component that is not finite fails with invalid_value before anything is read."""
         at = r.pos
+        if base is not MISSING:
+            fields = n.get("value_fields")
+            c = [base.get(f) for f in fields] if fields and isinstance(base, dict) else base
+            if not all(math.isfinite(parse_float(x)) for x in c):
+                raise DecodeError("invalid_value", at, path)
+        return self._smallest_three_delta(
+            r, n, base, path, integer(n["quantization"]["max_int"]),
+            lambda: self._smallest_three_written(n, base, at, path),
+            lambda largest, codes: self._smallest_three_decode(n, largest, codes))
+
+    def _delta_smallest_three_codes(self, r, n, base, path):
+        """smallest_three_codes' own delta (schema.md, user_attribute); a baseline code
+        outside its range fails with invalid_value before anything is read."""
+        max_code = integer(n["delta_body"]["max_code"])
         fields = None
         if base is not MISSING:
             fields = self._smallest_three_codes_of(n, base, max_code)
             if fields is None:
-                raise DecodeError("invalid_value", at, path)
+                raise DecodeError("invalid_value", r.pos, path)
+        return self._smallest_three_delta(r, n, base, path, max_code, lambda: fields,
+                                          self._smallest_three_codes_value)
+
+    def _smallest_three_delta(self, r, n, base, path, max_code, base_fields, value_of):
+        """The delta both smallest-three codecs send: changed; same largest; on a switch a
+        2-bit step (3: out_of_range) and the baseline's codes re-expressed with the new
+        largest; then per code a changed bit and its difference. In a range-coded packet
+        the step and each code are coded in frames named after the wire's fields. Every
+        error at the first bit. base_fields() gives the baseline's (largest, codes),
+        value_of(largest, codes) the value read."""
+        d = n["delta_body"]
+        at = r.pos
         changed = self._read_at(r, 1, path) == 1
         self._change("changed", path, at, r.pos, changed=changed)
         if not changed:
             return base
+        step_item = None
         try:
             bit = r.pos
             same = r.read(1) == 1
@@ -1747,9 +1722,7 @@ class Decoder:
                 r.leave()
                 if step == 3:
                     raise DecodeError("out_of_range", at)
-                item = self._change("largest_step", path, bit, r.pos, step=step)
-                if fields is not None:
-                    item["largest"] = (fields[0] + 1 + step) & 3
+                step_item = self._change("largest_step", path, bit, r.pos, step=step)
             found = []
             for k in range(3):
                 p = f"{path}#code{k}"
@@ -1769,16 +1742,19 @@ class Decoder:
         except DecodeError as e:
             e.bit, e.path = at, path
             raise
-        if fields is None:
+        if base is MISSING:
             return MISSING
-        largest, codes = fields
+        largest, codes = base_fields()
+        codes = list(codes)
         if step is not None:
             largest, codes = smallest_three_reexpress(largest, codes, (largest + 1 + step) & 3, max_code)
+            if step_item is not None:
+                step_item["largest"] = largest
         for k, kind, amount in found:
             codes[k] = amount if kind == "code" else codes[k] + amount
             if not 0 <= codes[k] <= max_code:
                 raise DecodeError("out_of_range", at, path)
-        return self._smallest_three_codes_value(largest, codes)
+        return value_of(largest, codes)
 
     def _smallest_three_decode(self, n, largest, codes):
         """The rotation fields read as: the three, then the largest rebuilt."""
@@ -1795,8 +1771,8 @@ class Decoder:
         """The fields netser's writer gives a rotation (its delta's baseline fields): the
         plain fields when they are a fixed point, as those of every rotation a reader
         decoded are. Near a tie the writer searches for other fields (docs/game_encodings.md),
-        which this tool does not model: unsupported (only a prediction can be such a
-        rotation)."""
+        which this tool does not model: unsupported (a baseline given by hand can be such
+        a rotation; neither a decoded value nor a prediction is)."""
         largest, codes = self._smallest_three_fields(n, v, at, path)
         again = self._smallest_three_fields(n, self._smallest_three_decode(n, largest, codes), at, path)
         if again != (largest, codes):

@@ -556,7 +556,7 @@ inline constexpr std::string_view smallest_three_field_names[4] = {"largest", "a
 // changed bit and its difference through `ladder`. f comes in as the writer's fields
 // (a reader's: anything) and leaves as the fields sent; `changed` false: f is base.
 template <stream S>
-bool serialize_smallest_three_delta(S& s, smallest_three_fields& f, const smallest_three_fields& base,
+NETSER_INLINE bool serialize_smallest_three_delta(S& s, smallest_three_fields& f, const smallest_three_fields& base,
                                     std::uint64_t max_code, const effective_ladder& ladder, bool& changed) noexcept {
     const std::size_t at = s.bits_processed();
     if constexpr (S::is_reading) f = base;
@@ -623,11 +623,12 @@ constexpr smallest_three_fields predict_smallest_three(const smallest_three_fiel
 /// code 2^bits - 1 fails the read with out_of_range; every other packet reads as a unit
 /// quaternion. docs/game_encodings.md gives the rule and the error.
 ///
-/// Delta (netser::serialize_delta): 1 bit, changed. A changed rotation whose largest
-/// component's index is the baseline's sends 1 bit (same largest), then per code 1 bit
-/// (changed) and, when changed, its difference from the baseline's code through `ladder`
-/// (the codes' range [0, max_int]); otherwise 0 and the plain encoding. The baseline's
-/// codes are those it encodes to, which for a decoded rotation are the ones it came from.
+/// Delta (netser::serialize_delta): smallest_three_codes' on the codes of max_int: 1 bit,
+/// changed; 1 bit, same largest component; on a switch the 2-bit step to the new largest
+/// and the baseline's codes re-expressed with it; then per code 1 bit (changed) and, when
+/// changed, its difference from the baseline's code through `ladder` (the codes' range
+/// [0, max_int]). The baseline's codes are those it encodes to, which for a decoded
+/// rotation are the ones it came from.
 template <>
 struct detail::smallest_three_attr<void> { // netser::smallest_three
     int bits;
@@ -690,30 +691,12 @@ struct detail::smallest_three_attr<void> { // netser::smallest_three
             if (!detail::all_finite(c)) [[unlikely]] return s.fail(errc::invalid_value, at);
             f = detail::smallest_three_write(c, q);
         }
-        bool changed = f.largest != base.largest || f.codes != base.codes;
-        if (!serialize_bool(s, changed)) return false;
-        if (!changed) {
-            if constexpr (S::is_reading) quat = baseline;
-            return true;
+        bool changed = false;
+        if (!detail::serialize_smallest_three_delta(s, f, base, q.max_int, fitted_ladder, changed)) return false;
+        if constexpr (S::is_reading) {
+            if (changed) detail::from_xyzw(quat, detail::smallest_three_decode(f, q));
+            else quat = baseline;
         }
-        bool same_largest = f.largest == base.largest;
-        if (!serialize_bool(s, same_largest)) return detail::failed_from(s, at);
-        if (!same_largest) {
-            Q whole = quat;
-            if (!serialize(s, whole)) return detail::failed_from(s, at);
-            if constexpr (S::is_reading) quat = whole;
-            return true;
-        }
-        for (std::size_t k = 0; k < 3; ++k) {
-            bool code_changed = f.codes[k] != base.codes[k];
-            if (!serialize_bool(s, code_changed)) return detail::failed_from(s, at);
-            if (!code_changed) continue;
-            std::uint64_t code = f.codes[k];
-            if (!detail::serialize_difference(s, code, base.codes[k], q.max_int, fitted_ladder))
-                return detail::failed_from(s, at);
-            f.codes[k] = static_cast<std::uint32_t>(code);
-        }
-        if constexpr (S::is_reading) detail::from_xyzw(quat, detail::smallest_three_decode(f, q));
         return true;
     }
 
@@ -727,9 +710,12 @@ struct detail::smallest_three_attr<void> { // netser::smallest_three
         return x.largest == y.largest && x.codes == y.codes;
     }
 
-    /// Prediction (netser::predict_linear): when the baselines share the largest
-    /// component's index, each of the three codes is extrapolated (p.code); otherwise
-    /// out keeps the newest baseline's rotation.
+    /// Prediction (netser::predict_linear): the older baselines' codes re-expressed with
+    /// the newest one's largest component, then each of the three codes extrapolated
+    /// (p.code); the rotation those codes read as when they are a fixed point, else out
+    /// keeps b0's rotation. (Near a tie extrapolated codes can read as a rotation that
+    /// encodes to other fields, found by the writer's search, which a decoder of the wire
+    /// alone would have to reproduce.)
     template <detail::quaternion_like Q>
     void predict(Q& out, const Q& b0, const Q& b1, const Q* b2, const linear_prediction& p) const noexcept {
         const quantization q = params();
@@ -743,21 +729,18 @@ struct detail::smallest_three_attr<void> { // netser::smallest_three
             if (!detail::all_finite(c2)) return;
             f2 = detail::smallest_three_write(c2, q);
         }
-        if (f0.largest != f1.largest || f1.largest != f2.largest) return;
-        detail::smallest_three_fields f = f0;
-        for (std::size_t k = 0; k < 3; ++k) {
-            const std::uint64_t older = f2.codes[k];
-            f.codes[k] = static_cast<std::uint32_t>(
-                p.code(f0.codes[k], f1.codes[k], b2 != nullptr ? &older : nullptr, q.max_int));
-        }
-        detail::from_xyzw(out, detail::smallest_three_decode(f, q));
+        const detail::smallest_three_fields f =
+            detail::predict_smallest_three(f0, f1, b2 != nullptr ? &f2 : nullptr, p, q.max_int);
+        if (detail::smallest_three_stable(f, q)) detail::from_xyzw(out, detail::smallest_three_decode(f, q));
     }
 
     constexpr std::size_t max_delta_bits() const noexcept {
-        // changed, same largest, then three codes (a flag and a difference each) or the whole.
-        const std::size_t by_codes = 3 * (1 + max_difference_bits(params().max_int, ladder));
-        return 2 + (by_codes > max_bits() ? by_codes : max_bits());
+        // changed, same largest, the step, then three codes (a flag and a difference each).
+        return 4 + 3 * (1 + max_difference_bits(params().max_int, ladder));
     }
+    // For the schema hash: this delta (a switch re-expresses the baseline) is not the one
+    // that sent a rotation whose largest component switched whole.
+    static constexpr std::string_view delta_form() noexcept { return "reexpressed"; }
 };
 
 namespace detail {

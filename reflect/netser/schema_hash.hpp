@@ -89,6 +89,8 @@ constexpr void hash_attribute(schema_hasher& h, const A& a) noexcept {
         // The range of its codes when it quantizes (the rotation and direction codecs): the
         // same tag and bits with another max_int is another wire.
         if constexpr (requires { { a.params() } -> std::same_as<quantization>; }) h.number(a.params().max_int);
+        // The form of its own delta when it names one (smallest_three's "reexpressed").
+        if constexpr (requires { a.delta_form(); }) h.text(a.delta_form());
         if constexpr (requires { a.ladder.rungs; }) { // its delta's ladder (smallest_three), unless the default
             if (!a.ladder.same_rungs(default_difference_ladder)) {
                 h.number(static_cast<std::uint64_t>(a.ladder.rungs));

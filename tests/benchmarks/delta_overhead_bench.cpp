@@ -95,22 +95,18 @@ bool cube_body(S& s, coded_cube& c, const coded_cube& b) {
     }
     bool same_largest = c.rotation.largest == b.rotation.largest;
     if (!netser::serialize_bool(s, same_largest)) return false;
-    if (!same_largest) {
-        std::uint64_t largest = c.rotation.largest;
-        if (!s.process_bits(largest, 2)) return false;
-        c.rotation.largest = static_cast<std::uint32_t>(largest);
-        for (auto& code : c.rotation.codes) {
-            std::uint64_t v = code;
-            if (!s.process_bits(v, rotation_q.bits)) return false;
-            if (v > rotation_q.max_int) return s.fail(netser::errc::out_of_range, s.bits_processed());
-            code = static_cast<std::uint32_t>(v);
-        }
-        return true;
+    netser::detail::smallest_three_fields from = b.rotation;
+    if (!same_largest) { // the step to the new largest, and the baseline re-expressed with it
+        std::uint64_t step = (c.rotation.largest - b.rotation.largest - 1) & 3u;
+        if (!s.process_bits(step, 2)) return false;
+        if (step > 2) return s.fail(netser::errc::out_of_range, s.bits_processed());
+        c.rotation.largest = (b.rotation.largest + 1 + static_cast<std::uint32_t>(step)) & 3u;
+        from = netser::detail::smallest_three_reexpress(b.rotation, c.rotation.largest, rotation_q.max_int);
     }
-    c.rotation.largest = b.rotation.largest;
+    c.rotation.largest = from.largest;
     for (std::size_t k = 0; k < 3; ++k) {
         std::uint64_t code = c.rotation.codes[k];
-        if (!code_delta(s, code, b.rotation.codes[k], rotation_q.max_int, ladder_rotation)) return false;
+        if (!code_delta(s, code, from.codes[k], rotation_q.max_int, ladder_rotation)) return false;
         c.rotation.codes[k] = static_cast<std::uint32_t>(code);
     }
     return true;

@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -174,7 +175,7 @@ TEST_CASE("predicted_baseline extrapolates the members marked predict_linear and
     CHECK(out.inner.a == 12);
 }
 
-TEST_CASE("a smallest_three rotation is predicted code by code while its largest component keeps its index",
+TEST_CASE("a smallest_three rotation is predicted code by code, across a switch of its largest component too",
           "[delta][prediction]") {
     const netser::smallest_three codec{9};
     const netser::quantization q = codec.params();
@@ -196,9 +197,30 @@ TEST_CASE("a smallest_three rotation is predicted code by code while its largest
     CHECK(f.codes[1] == 255);
     CHECK(f.codes[2] == 239);
 
-    b1.rotation = rot_of(2, 250, 255, 260); // another largest component: no extrapolation
-    netser::predicted_baseline(out, {6, 1, 0}, b0, &b1);
-    CHECK(fields_of(out.rotation) == fields_of(b0.rotation));
+    // z overtaken by w: b1's codes re-expressed with w, then extrapolated.
+    const auto unit = [](float x, float y, float z, float w) {
+        const float n = std::sqrt(x * x + y * y + z * z + w * w);
+        return pr::Rot{x / n, y / n, z / n, w / n};
+    };
+    pr::Body t1, t0;
+    t1.rotation = unit(0.1f, 0.12f, 0.705f, 0.69f);
+    t0.rotation = unit(0.1f, 0.12f, 0.695f, 0.70f);
+    t1.rotation = rot_of(fields_of(t1.rotation).largest, fields_of(t1.rotation).codes[0],
+                         fields_of(t1.rotation).codes[1], fields_of(t1.rotation).codes[2]);
+    t0.rotation = rot_of(fields_of(t0.rotation).largest, fields_of(t0.rotation).codes[0],
+                         fields_of(t0.rotation).codes[1], fields_of(t0.rotation).codes[2]);
+    const auto f1 = fields_of(t1.rotation), f0 = fields_of(t0.rotation);
+    REQUIRE(f1.largest == 2);
+    REQUIRE(f0.largest == 3);
+    const auto r1 = netser::detail::smallest_three_reexpress(f1, 3, q.max_int);
+    netser::predicted_baseline(out, {2, 1, 0}, t0, &t1);
+    const auto g = fields_of(out.rotation);
+    CHECK(g.largest == 3);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const long want = static_cast<long>(f0.codes[k]) + 2 * (static_cast<long>(f0.codes[k]) - static_cast<long>(r1.codes[k]));
+        CHECK(static_cast<long>(g.codes[k]) == std::clamp(want, 0L, static_cast<long>(q.max_int)));
+    }
+    CHECK(g.codes[2] < f0.codes[2]); // z keeps falling behind w
 }
 
 TEST_CASE("a delta against the prediction reads back exactly and costs less for steady motion",

@@ -77,7 +77,7 @@ std::size_t round_trip(const qd::Body& now, const qd::Body& base) {
 
 } // namespace
 
-TEST_CASE("smallest_three delta: unchanged 1 bit, a small turn a few bits, another largest the whole", "[delta][quaternion]") {
+TEST_CASE("smallest_three delta: unchanged 1 bit, a small turn a few bits, another largest fewer than the whole", "[delta][quaternion]") {
     const qd::Body base = received({normalized(0.1f, 0.2f, 0.3f, 0.9f)});
     // The struct's changed bit, the member's changed bit.
     CHECK(round_trip(base, base) == 1);
@@ -90,9 +90,19 @@ TEST_CASE("smallest_three delta: unchanged 1 bit, a small turn a few bits, anoth
     const std::size_t small = round_trip(one, base);
     CHECK(small > 3);
     CHECK(small < 12);
-    // The largest component changes: 1 + 1 + 1 + the plain 29 bits.
+    // The largest component changes (x and w trade places): 1 + 1 + 1, the 2-bit step,
+    // then y and z unchanged against the baseline re-expressed with x (1 bit each) and w's
+    // difference: fewer bits than the 3 + 29 of sending the rotation whole.
     const qd::Body other = received({normalized(0.9f, 0.2f, 0.3f, 0.1f)});
-    CHECK(round_trip(other, base) == 3 + qd::codec.max_bits());
+    const std::size_t switched = round_trip(other, base);
+    CHECK(switched > 3 + 2 + 3);
+    CHECK(switched < 3 + qd::codec.max_bits());
+    // A switch to a nearby rotation costs about what a same-largest turn does.
+    const qd::Body tie = received({normalized(0.6f, 0.2f, 0.3f, 0.61f)});
+    qd::Body past = tie;
+    past.rotation = normalized(0.61f, 0.2f, 0.3f, 0.6f);
+    past = received(past);
+    CHECK(round_trip(past, tie) < 20);
 }
 
 TEST_CASE("smallest_three delta: random rotations and small turns round trip", "[delta][quaternion]") {
@@ -189,7 +199,8 @@ TEST_CASE("smallest_three delta: golden vectors", "[delta][quaternion][golden]")
         return out;
     };
     CHECK(delta_hex(now, base) == "1F F1 02");
-    CHECK(delta_hex(now, rotation(2, {201, 300, 380})) == "3B 19 4B BE");
+    // tools/golden.py delta_smallest_three_switch: the baseline re-expressed with w.
+    CHECK(delta_hex(now, rotation(2, {201, 300, 380})) == "83 C0 17");
     round_trip(now, base);
 }
 

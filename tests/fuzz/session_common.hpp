@@ -403,19 +403,21 @@ inline Swarm predicted_by_model(const model_spacing& spacing, std::span<const Sw
         const auto fields = [&](const Quat& r) {
             return netser::detail::smallest_three_write(std::array<float, 4>{r.x, r.y, r.z, r.w}, q);
         };
-        const auto f0 = fields(b0.rotation), f1 = fields(b1.rotation);
-        const auto f2 = b2 != nullptr ? fields(b2->rotation) : f1;
-        if (f0.largest == f1.largest && f1.largest == f2.largest) {
-            auto f = f0;
-            for (std::size_t k = 0; k < 3; ++k) {
-                const std::uint64_t c2 = f2.codes[k];
-                f.codes[k] = static_cast<std::uint32_t>(code_by_definition(f0.codes[k], f1.codes[k],
-                                                                           b2 != nullptr ? &c2 : nullptr, spacing, 1, 1,
-                                                                           q.max_int));
-            }
-            const auto d = netser::detail::smallest_three_decode(f, q);
-            out.rotation = {d[0], d[1], d[2], d[3]};
+        // The older baselines' fields re-expressed with b0's largest component, each code
+        // extrapolated; P holds the rotation they read as when that rotation's plain
+        // fields are they (a fixed point), else b0's.
+        using netser::detail::smallest_three_reexpress;
+        const auto f0 = fields(b0.rotation);
+        const auto f1 = smallest_three_reexpress(fields(b1.rotation), f0.largest, q.max_int);
+        const auto f2 = b2 != nullptr ? smallest_three_reexpress(fields(b2->rotation), f0.largest, q.max_int) : f1;
+        auto f = f0;
+        for (std::size_t k = 0; k < 3; ++k) {
+            const std::uint64_t c2 = f2.codes[k];
+            f.codes[k] = static_cast<std::uint32_t>(
+                code_by_definition(f0.codes[k], f1.codes[k], b2 != nullptr ? &c2 : nullptr, spacing, 1, 1, q.max_int));
         }
+        const auto d = netser::detail::smallest_three_decode(f, q);
+        if (netser::detail::smallest_three_plain(d, q) == f) out.rotation = {d[0], d[1], d[2], d[3]};
     }
     const auto common = [&](const auto& member) {
         std::size_t n = std::min((b0.*member).size(), (b1.*member).size());

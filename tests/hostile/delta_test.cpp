@@ -244,8 +244,11 @@ TEST_CASE("a forged smallest_three delta whose code leaves [0, max_int] fails wi
     // fallback code 127 = 2^7 - 1, above max_int.
     expect_out_of_range(forge{}.put(1, 1).put(1, 1).put(1, 1).put(1, 1).put(0, 2).put(127, 7).put(0, 2).bytes(),
                         identity);
-    // The same code 127 in the plain encoding after "another largest" (index 3, then x).
-    expect_out_of_range(forge{}.put(1, 1).put(1, 1).put(0, 1).put(3, 2).put(127, 7).put(63, 14).bytes(), identity);
+    // "Another largest" with the step 3 (there are three others).
+    expect_out_of_range(forge{}.put(1, 1).put(1, 1).put(0, 1).put(3, 2).put(63, 21).bytes(), identity);
+    // The same code 127 after a switch to x (step 0): y changed, two clear rung flags, 127.
+    expect_out_of_range(forge{}.put(1, 1).put(1, 1).put(0, 1).put(0, 2).put(1, 1).put(0, 2).put(127, 7).put(0, 2).bytes(),
+                        identity);
     // Rung [2, 16] with offset 15 (in 4 bits): |d| = 17, above the rung.
     expect_out_of_range(forge{}.put(1, 1).put(1, 1).put(1, 1).put(1, 1).put(0, 1).put(1, 1).put(0, 1).put(15, 4)
                             .put(0, 2).bytes(),

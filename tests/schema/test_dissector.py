@@ -46,13 +46,15 @@ Predicted delta packets (predicted_export's, EXPORT_DIR/predicted/), bit-packed 
 range-coded, hostile ones among them, on two delta ports (one given the trained prior):
 check_predicted.
 
-smallest_three_codes' own delta (check_codes_deltas): predicted_export's packets never
-reach it without their baselines (the walk stops at Scene.pieces), so the test writes its
-own packets of a schema of such members (netser's Piece.spin and Scene.turn, and two with
-26-bit codes), against baselines given with --delta-baseline, against an unknown one, and
-predicted ones, hostile ones among them; the dissector's fields (changed bits, same
-largest, steps, differences, whole codes, their bits), its verdicts and its values must
-be the reference decoder's.
+smallest_three_codes' own delta and smallest_three's, the same on the codes its baseline
+rotation writes to (check_codes_deltas): predicted_export's packets never reach them with
+their baselines (the walk stops at Scene.pieces), so the test writes its own packets of a
+schema of such members (netser's Piece.spin and Scene.turn, and two with 26-bit codes;
+rotations: Piece.rot with the ladder 2 4 8 32, Scene.facing, and one with 26 bits),
+against baselines given with --delta-baseline (a near-tie rotation among them), against
+an unknown one, and predicted ones, hostile ones among them; the dissector's fields
+(changed bits, same largest, steps, differences, whole codes, their bits), its verdicts
+and its values must be the reference decoder's.
 """
 import json
 import math
@@ -401,6 +403,21 @@ def write_pcap(path, datagrams):
         f.write(out)
 
 
+def dissect_datagrams(tshark, lua, pcap, datagrams, what):
+    """Writes datagrams [(port, bytes)] to pcap and dissects them with the Lua dissector:
+    tshark's frames, one per datagram, or None (reported) when tshark fails or skips one."""
+    write_pcap(pcap, datagrams)
+    run = subprocess.run([tshark, "-X", f"lua_script:{lua}", "-r", pcap, "-T", "json"], capture_output=True, text=True)
+    if run.returncode != 0 or "Lua: Error" in run.stderr:
+        print(f"tshark failed on the {what}:", run.returncode, run.stderr[:400])
+        return None
+    shown = json.loads(run.stdout, object_pairs_hook=pairs)
+    if len(shown) != len(datagrams):
+        print(f"{what}: {len(shown)} frames dissected, {len(datagrams)} written")
+        return None
+    return shown
+
+
 def check_hostile_deltas(out_dir, tshark):
     """The hostile delta packets of KEYED_SCHEMAS (schema_export's <name>.delta.json): the
     dissector must flag each with the error the reference decoder finds with the baselines
@@ -445,15 +462,9 @@ def check_hostile_deltas(out_dir, tshark):
         port += 1
     subprocess.run(args, check=True)
     pcap = os.path.join(out_dir, "hostile_deltas.pcap")
-    write_pcap(pcap, [(port, dec.parse_hex(c["hex"])) for port, _, _, c in frames])
-    run = subprocess.run([tshark, "-X", f"lua_script:{args[3]}", "-r", pcap, "-T", "json"], capture_output=True,
-                         text=True)
-    if run.returncode != 0 or "Lua: Error" in run.stderr:
-        print("tshark failed on the hostile delta packets:", run.returncode, run.stderr[:400])
-        return 1
-    shown = json.loads(run.stdout, object_pairs_hook=pairs)
-    if len(shown) != len(frames):
-        print(f"hostile deltas: {len(shown)} frames dissected, {len(frames)} written")
+    shown = dissect_datagrams(tshark, args[3], pcap, [(port, dec.parse_hex(c["hex"])) for port, _, _, c in frames],
+                              "hostile delta packets")
+    if shown is None:
         return 1
     failures, stores, schemas, outcomes = 0, {}, {}, set()
     counts = {"verified": 0, "unverified": 0, "no baseline": 0}
@@ -539,14 +550,9 @@ def check_predicted(out_dir, tshark):
         schemas[name] = schemas_by_name(pdir, name)
     subprocess.run(args, check=True)
     pcap = os.path.join(out_dir, "predicted.pcap")
-    write_pcap(pcap, [(ports[c["type"]], dec.parse_hex(c["hex"])) for c in cases])
-    run = subprocess.run([tshark, "-X", f"lua_script:{lua}", "-r", pcap, "-T", "json"], capture_output=True, text=True)
-    if run.returncode != 0 or "Lua: Error" in run.stderr:
-        print("tshark failed on the predicted packets:", run.returncode, run.stderr[:400])
-        return 1
-    shown = json.loads(run.stdout, object_pairs_hook=pairs)
-    if len(shown) != len(cases):
-        print(f"predicted packets: {len(shown)} frames dissected, {len(cases)} written")
+    shown = dissect_datagrams(tshark, lua, pcap, [(ports[c["type"]], dec.parse_hex(c["hex"])) for c in cases],
+                              "predicted packets")
+    if shown is None:
         return 1
     trained = dec.read_prior(os.path.join(pdir, "Scene.prior.hpp"))
     failures, counts, compared = 0, {}, 0
@@ -643,16 +649,38 @@ CODES_BASELINES = 8  # the values given with --delta-baseline, sequences 0..7
 CODES_UNKNOWN = 5000  # a baseline number the dissector never sees
 
 
+WIDE_CODES = ("wide", "rwide")  # the members whose values are not computed on a switch
+ROTATIONS = ("rot", "facing", "rwide")  # the float smallest_three members
+
+
 def codes_schema(pdir):
-    """A schema of smallest_three_codes members only (Spins): netser's own encodings of
+    """A schema of smallest-three members (Spins): smallest_three_codes' netser encodings of
     Piece.spin (max_code 511, ladder 2 4 8 32) and Scene.turn (1022, ladder 1 16 256 4096)
     from predicted_export's Scene schema, and two made from turn's with 26-bit codes: max_code
     2^25 (the largest the dissector re-expresses) and 2^26 - 1 (values not computed on a
-    switch of the largest component)."""
+    switch of the largest component); the float smallest_three's (a rotation, its delta that
+    of smallest_three_codes on its codes, max_code its max_int): Piece.rot (smallest_three(9))
+    with spin's ladder 2 4 8 32, Scene.facing (smallest_three(10)) and rwide, facing's with
+    26 bits (max_int 2^26 - 2: no values on a switch)."""
     schema = json.loads(json.dumps(schemas_by_name(pdir, "Scene")))
     spin = [m for m in schema["types"]["Piece"]["members"] if m["name"] == "spin"][0]
     turn = [m for m in schema["types"]["Scene"]["members"] if m["name"] == "turn"][0]
-    members = [spin, turn]
+    rot = json.loads(json.dumps([m for m in schema["types"]["Piece"]["members"] if m["name"] == "rot"][0]))
+    facing = [m for m in schema["types"]["Scene"]["members"] if m["name"] == "facing"][0]
+    rot["attributes"] = [a for a in rot["attributes"] if a["attr"] == "user"]
+    rot["attributes"][0]["delta_ladder"] = [2, 4, 8, 32]
+    d = rot["encoding"]["delta_body"]
+    d.update(ladder=[2, 4, 8, 32], rungs=spin["encoding"]["delta_body"]["rungs"], max_code=510, code_bits=9,
+             max_delta_bits=2 + 2 + 3 * 10)
+    rwide = json.loads(json.dumps(facing))
+    rwide["name"] = "rwide"
+    e = rwide["encoding"]
+    e["bits"], e["quantization"]["bits"], e["quantization"]["max_int"] = 26, 26, (1 << 26) - 2
+    e["max_bits"] = e["min_bits"] = rwide["attributes"][0]["max_bits"] = 2 + 3 * 26
+    for f in e["wire"][1:]:
+        f["bits"], f["max_code"], f["quantization"] = 26, (1 << 26) - 2, e["quantization"]
+    e["delta_body"].update(max_code=(1 << 26) - 2, code_bits=26, max_delta_bits=2 + 2 + 3 * 30)
+    members = [spin, turn, rot, facing, rwide]
     for name, max_code in (("edge", 1 << 25), ("wide", (1 << 26) - 1)):
         m = json.loads(json.dumps(turn))
         m["name"] = name
@@ -684,9 +712,35 @@ def codes_value(rng, max_code):
     return dict(zip(dec.SMALLEST_THREE_FIELDS, [largest] + codes))
 
 
+def rotation_value(rng, decoder, e, near_tie=False):
+    """A float smallest_three value: the rotation a reader decodes from codes_value's codes,
+    or (near_tie) one whose fields are not a fixed point (docs/game_encodings.md: the writer
+    searches for other fields, which the reference decoder does not model: unsupported)."""
+    max_int = e["quantization"]["max_int"]
+    while True:
+        v = codes_value(rng, max_int)
+        value = decoder._smallest_three_decode(e, v["largest"], [v[k] for k in "abc"])
+        try:
+            decoder._smallest_three_written(e, value, 0, "")
+            tie = False
+        except dec.DecodeError:
+            tie = True
+        if tie == near_tie:
+            return value
+
+
+def delta_codes(decoder, e, v):
+    """The codes a smallest-three member's delta against v starts from, as codes_value's:
+    v itself (smallest_three_codes), the fields rotation v writes to (smallest_three)."""
+    if e["tag"] == "smallest_three_codes":
+        return v
+    largest, codes = decoder._smallest_three_fields(e, v, 0, "")
+    return dict(zip(dec.SMALLEST_THREE_FIELDS, [largest] + codes))
+
+
 def write_codes_delta(rng, w, e, base, hostile):
-    """One smallest_three_codes member's own delta against base (None: not known, any
-    codes) into w; hostile: a step of 3 or a code out of its range. Whether it wrote the
+    """One smallest-three member's own delta against base (its codes, delta_codes; None:
+    not known, any codes) into w; hostile: a step of 3 or a code out of its range. Whether it wrote the
     hostile field (a code out of range needs a rung or a code past the range's ends)."""
     d = e["delta_body"]
     max_code, rungs = d["max_code"], d["rungs"]
@@ -769,7 +823,8 @@ def codes_packet(rng, schema, names, header, bases, hostile, predicted):
     members = {m["name"]: m["encoding"] for m in schema["types"]["Spins"]["members"]}
     bad = rng.choice(names) if hostile else None
     for name in names:
-        if write_codes_delta(rng, w, members[name], bases and bases[name], hostile if name == bad else None):
+        base = bases and delta_codes(dec.Decoder(schema), members[name], bases[name])
+        if write_codes_delta(rng, w, members[name], base, hostile if name == bad else None):
             break  # the reader stops there
     payload = w.pos - 32
     w.align()
@@ -783,9 +838,11 @@ def codes_packet(rng, schema, names, header, bases, hostile, predicted):
 
 
 def codes_fields(layer, names, root):
-    """The dissector's fields of the smallest_three_codes deltas: (bit, path, width, what)."""
+    """The dissector's fields of the smallest-three deltas: (bit, path, width, what); not
+    the leaves of a rotation's value (smallest_three shows the rotation read there)."""
     out = []
     prefixes = tuple(f"{root}.{n}" for n in names)
+    wholes = set(prefixes)
 
     def walk(tree):
         if not isinstance(tree, list):
@@ -794,7 +851,7 @@ def codes_fields(layer, names, root):
             if k == "netser.member_tree" and i > 0 and tree[i - 1][0] == "netser.member":
                 path = tree[i - 1][1]
                 f = {kk: x for kk, x in v if not isinstance(x, list)}
-                if path.startswith(prefixes) and "netser.bit_offset" in f:
+                if path.partition("#")[0] in wholes and "netser.bit_offset" in f:
                     base, _, part = path.partition("#")
                     bit, width = int(f["netser.bit_offset"]), int(f["netser.bit_width"])
                     if "netser.same_largest" in f:
@@ -842,16 +899,19 @@ def decoder_codes_fields(changes, names, root):
 
 
 def check_codes_deltas(out_dir, tshark):
-    """smallest_three_codes' own delta (docs/schema.md, user_attribute): delta packets of a
-    schema of such members (codes_schema) against baselines given with --delta-baseline,
-    against one the dissector does not have, and predicted ones (no prediction in the
-    dissector), some hostile (a step of 3, a code out of its range). For every frame the
-    dissector's fields of those deltas (changed bits, same largest, steps, differences,
-    whole codes; their bits) must be the reference decoder's, its verdict the decoder's,
-    and with a known baseline the values it shows the decoder's: the re-expressed codes,
-    or (max_code past 2^25 on a switch) no values and a note. The number of failures."""
+    """smallest_three_codes' own delta and smallest_three's, the same delta on the codes
+    its baseline rotation writes to (docs/schema.md, user_attribute): delta packets of a
+    schema of such members (codes_schema) against baselines given with --delta-baseline
+    (one rotation among them a near tie: unsupported), against one the dissector does not
+    have, and predicted ones (no prediction in the dissector), some hostile (a step of 3, a
+    code out of its range). For every frame the dissector's fields of those deltas (changed
+    bits, same largest, steps, differences, whole codes; their bits) must be the reference
+    decoder's, its verdict the decoder's, and with a known baseline the values it shows the
+    decoder's: the re-expressed codes, the rotation they read as, or (max_code past 2^25 on
+    a switch) no values and a note. The number of failures."""
     rng = random.Random(20240611)
     schema, names = codes_schema(os.path.join(out_dir, "predicted"))
+    encodings = {m["name"]: m["encoding"] for m in schema["types"]["Spins"]["members"]}
     schema_path = os.path.join(out_dir, "Spins.schema.json")
     with open(schema_path, "w", encoding="utf-8") as f:
         json.dump(schema, f)
@@ -861,7 +921,9 @@ def check_codes_deltas(out_dir, tshark):
     args = [sys.executable, TOOL, "-o", lua, "--delta-port", f"{CODES_PORT}={schema_path}"]
     bases = []
     for s in range(CODES_BASELINES):
-        v = {name: codes_value(rng, max_codes[name]) for name in names}
+        # baseline 7's rot: a near tie (the reference decoder's unsupported)
+        v = {name: rotation_value(rng, decoder, encodings[name], (s, name) == (7, "rot")) if name in ROTATIONS
+             else codes_value(rng, max_codes[name]) for name in names}
         bases.append(v)
         path = os.path.join(out_dir, f"Spins.baseline{s}.json")
         with open(path, "w", encoding="utf-8") as f:
@@ -869,7 +931,7 @@ def check_codes_deltas(out_dir, tshark):
         args += ["--delta-baseline", f"{CODES_PORT}={s}:{path}"]
     subprocess.run(args, check=True)
     frames = []  # (kind, bytes, baseline value or MISSING)
-    for i in range(160):
+    for i in range(240):
         kind = ("known", "known", "known", "unknown", "predicted")[i % 5]
         hostile = rng.choice(("step", "range")) if i % 7 == 3 else None
         sequence = 100 + i
@@ -884,14 +946,9 @@ def check_codes_deltas(out_dir, tshark):
             header = (sequence, [sequence - 1, sequence - 3], rng.getrandbits(32))
             frames.append((kind, codes_packet(rng, schema, names, header, None, hostile, True), dec.MISSING))
     pcap = os.path.join(out_dir, "codes.pcap")
-    write_pcap(pcap, [(CODES_PORT, data) for _, data, _ in frames])
-    run = subprocess.run([tshark, "-X", f"lua_script:{lua}", "-r", pcap, "-T", "json"], capture_output=True, text=True)
-    if run.returncode != 0 or "Lua: Error" in run.stderr:
-        print("tshark failed on the smallest_three_codes packets:", run.returncode, run.stderr[:400])
-        return 1
-    shown = json.loads(run.stdout, object_pairs_hook=pairs)
-    if len(shown) != len(frames):
-        print(f"smallest_three_codes packets: {len(shown)} frames dissected, {len(frames)} written")
+    shown = dissect_datagrams(tshark, lua, pcap, [(CODES_PORT, data) for _, data, _ in frames],
+                              "smallest-three packets")
+    if shown is None:
         return 1
     failures, counts = 0, {}
     for number, ((kind, data, base), frame) in enumerate(zip(frames, shown), 1):
@@ -930,29 +987,33 @@ def check_codes_deltas(out_dir, tshark):
             if value is not dec.MISSING:
                 flatten(value, "Spins", leaves)
             for path, v in leaves.items():
-                member = path.split(".")[1]
+                member = re.split(r"[.\[]", path)[1]
                 switched = any(c["field"] == "largest_step" and c["path"] == "Spins." + member for c in decoder.changes)
-                if member == "wide" and switched:
+                if member in WIDE_CODES and switched:
                     if path in values:
                         problems.append(f"{path} shown ({values[path]}) past exact arithmetic")
-                    if not any(p == "Spins.wide#values" for p in find(layer, "netser.member")):
-                        problems.append("no note that the wide codes' values are not computed")
+                    if not any(p == f"Spins.{member}#values" for p in find(layer, "netser.member")):
+                        problems.append(f"no note that the {member} codes' values are not computed")
                     continue
                 counts["values checked"] = counts.get("values checked", 0) + 1
-                if values.get(path) != str(v):
+                if member in ROTATIONS:
+                    what = "rotation values checked" + (" (switched)" if switched else "")
+                    counts[what] = counts.get(what, 0) + 1
+                if path not in values or not same_leaf(v, values[path]):
                     problems.append(f"{path}: the dissector shows {values.get(path)!r}, the decoder reads {v!r}")
             if value is dec.MISSING and any(p.startswith("Spins.") for p in values):
                 problems.append(f"values shown without the baseline: {sorted(values)[:4]}")
         if problems:
             failures += 1
             if failures <= 10:
-                print(f"smallest_three_codes frame {number} ({kind}): {'; '.join(problems)}")
-    print(f"{len(frames)} smallest_three_codes delta frames: " +
+                print(f"smallest-three frame {number} ({kind}): {'; '.join(problems)}")
+    print(f"{len(frames)} smallest-three delta frames: " +
           ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f"; {failures} failures")
-    for needed in ("known", "unknown", "predicted", "known out_of_range", "values checked"):
+    for needed in ("known", "unknown", "predicted", "known out_of_range", "values checked", "known unsupported",
+                   "rotation values checked", "rotation values checked (switched)"):
         if not counts.get(needed):
             failures += 1
-            print(f"no smallest_three_codes frame: {needed}")
+            print(f"no smallest-three frame: {needed}")
     return failures
 
 
@@ -972,14 +1033,8 @@ def check_mixed_port(out_dir, tshark, capture):
                     "--delta-baseline", f"{MIXED_PORT}=0:{os.path.join(out_dir, 'Player.baseline0.json')}"], check=True)
     frames = [f for f in frames if f["hex"]]  # tshark skips an empty datagram
     pcap = os.path.join(out_dir, "mixed_port.pcap")
-    write_pcap(pcap, [(MIXED_PORT, dec.parse_hex(f["hex"])) for f in frames])
-    run = subprocess.run([tshark, "-X", f"lua_script:{lua}", "-r", pcap, "-T", "json"], capture_output=True, text=True)
-    if run.returncode != 0 or "Lua: Error" in run.stderr:
-        print("tshark failed on the mixed port:", run.returncode, run.stderr[:400])
-        return 1
-    shown = json.loads(run.stdout, object_pairs_hook=pairs)
-    if len(shown) != len(frames):
-        print(f"mixed port: {len(shown)} frames dissected, {len(frames)} written")
+    shown = dissect_datagrams(tshark, lua, pcap, [(MIXED_PORT, dec.parse_hex(f["hex"])) for f in frames], "mixed port")
+    if shown is None:
         return 1
     failures, kinds, applied = 0, {"plain": 0, "delta": 0, "neither": 0}, 0
     for number, (want, frame) in enumerate(zip(frames, shown), 1):
