@@ -311,19 +311,31 @@ def delta_sparse_example(w):
                        lambda i: w_difference(w, new[i], base[i], 1000))
 
 
+def w_smallest_three_delta(w, old, new, max_code, limits=DEFAULT_LADDER):
+    """A changed rotation's delta, both smallest-three codecs (fields (largest, [a, b, c])):
+    its changed bit, same largest; on a switch the step (new - old - 1) mod 4 in 2 bits and
+    the baseline re-expressed with the new largest; then per code a changed bit and its
+    difference from the baseline's (re-expressed) code."""
+    w.put(1, 1)
+    same = old[0] == new[0]
+    w.put(1 if same else 0, 1)
+    base = old[1]
+    if not same:
+        w.put((new[0] - old[0] - 1) % 4, 2)
+        base = st_reexpress(old[0], old[1], new[0], max_code)
+    for a, b in zip(new[1], base):
+        w.put(1 if a != b else 0, 1)
+        if a != b:
+            w_difference(w, a, b, max_code, limits)
+
+
 def delta_smallest_three_example(w):
     # A struct whose one member is a smallest_three(9) rotation with the ladder 2, 4, 8, 32,
     # largest component w (3) in both, codes 201, 300, 380 against 200, 300, 400: the
     # struct's changed bit, the member's, same largest, then per code a changed bit and
     # its difference (codes [0, 2^9 - 2], the rest-state range; [0, 511] gives the same rungs).
-    base, new = [200, 300, 400], [201, 300, 380]
     w.put(1, 1)
-    w.put(1, 1)
-    w.put(1, 1)
-    for a, b in zip(new, base):
-        w.put(1 if a != b else 0, 1)
-        if a != b:
-            w_difference(w, a, b, 510, [2, 4, 8, 32])
+    w_smallest_three_delta(w, (3, [200, 300, 400]), (3, [201, 300, 380]), 510, [2, 4, 8, 32])
 
 
 def delta_smallest_three_to_rest(w):
@@ -331,14 +343,8 @@ def delta_smallest_three_to_rest(w):
     # (largest 3, three middle codes 255, which read as exactly 0) against codes 256, 255,
     # 250: x down by 1 (rung [1, 1]), y unchanged, z up by 5 (rung [2, 16]; the default
     # ladder fitted to [0, 510] keeps these two rungs, then the code in 9 bits).
-    base, new = [256, 255, 250], [255, 255, 255]
     w.put(1, 1)
-    w.put(1, 1)
-    w.put(1, 1)
-    for a, b in zip(new, base):
-        w.put(1 if a != b else 0, 1)
-        if a != b:
-            w_difference(w, a, b, 510)
+    w_smallest_three_delta(w, (3, [256, 255, 250]), (3, [255, 255, 255]), 510)
 
 
 def delta_smallest_three_switch(w):
@@ -347,16 +353,8 @@ def delta_smallest_three_switch(w):
     # same largest 0, the step (3 - 2 - 1) mod 4 in 2 bits, then per code a changed bit
     # and its difference (ladder 2, 4, 8, 32) from the baseline re-expressed with w (its
     # z, above 1/sqrt(2), clamps to code 510).
-    base = st_reexpress(2, [201, 300, 380], 3, 510)
-    new = [201, 300, 380]
     w.put(1, 1)
-    w.put(1, 1)
-    w.put(0, 1)
-    w.put((3 - 2 - 1) % 4, 2)
-    for a, b in zip(new, base):
-        w.put(1 if a != b else 0, 1)
-        if a != b:
-            w_difference(w, a, b, 510, [2, 4, 8, 32])
+    w_smallest_three_delta(w, (2, [201, 300, 380]), (3, [201, 300, 380]), 510, [2, 4, 8, 32])
 
 
 def st_reexpress(largest, codes, to, max_code):
@@ -379,16 +377,8 @@ def delta_smallest_three_codes_switch(w):
     # w (3), codes 255, 256, 511 against largest z (2), codes 255, 256, 509. The struct's
     # changed bit, the member's, same largest 0, the step (2 - 3 - 1) mod 4 in 2 bits, then
     # per code a changed bit and its difference from the baseline re-expressed with z.
-    base = st_reexpress(3, [255, 256, 511], 2, 511)
-    new = [255, 256, 509]
     w.put(1, 1)
-    w.put(1, 1)
-    w.put(0, 1)
-    w.put((2 - 3 - 1) % 4, 2)
-    for a, b in zip(new, base):
-        w.put(1 if a != b else 0, 1)
-        if a != b:
-            w_difference(w, a, b, 511, [2, 4, 8, 32])
+    w_smallest_three_delta(w, (3, [255, 256, 511]), (2, [255, 256, 509]), 511, [2, 4, 8, 32])
 
 
 def smallest_three_codes_plain(w):

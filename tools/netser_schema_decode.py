@@ -780,6 +780,16 @@ def smallest_three_reexpress(largest, codes, to, max_code):
     return to, out
 
 
+def predicted_smallest_three(fields, spacing, gain, max_code):
+    """The predicted fields (largest, codes) of a rotation from its baselines' fields,
+    newest first: the older ones re-expressed with the newest's largest, then each code
+    extrapolated (wire_format.md, "Prediction")."""
+    largest = fields[0][0]
+    older = [smallest_three_reexpress(f[0], f[1], largest, max_code)[1] for f in fields[1:]]
+    return largest, [predicted_code([fields[0][1][k]] + [o[k] for o in older], spacing, gain, max_code)
+                     for k in range(3)]
+
+
 # ---- the decoder -----------------------------------------------------------------------
 
 class Decoder:
@@ -1363,11 +1373,7 @@ class Decoder:
                 fields = [self._smallest_three_fields(n, v, 0, "") for v in b]
             except DecodeError:
                 return b0
-            max_int = integer(n["quantization"]["max_int"])
-            largest = fields[0][0]  # the older baselines re-expressed with the newest's largest
-            older = [smallest_three_reexpress(f[0], f[1], largest, max_int)[1] for f in fields[1:]]
-            codes = [predicted_code([fields[0][1][k]] + [o[k] for o in older], spacing, gain, max_int)
-                     for k in range(3)]
+            largest, codes = predicted_smallest_three(fields, spacing, gain, integer(n["quantization"]["max_int"]))
             value = self._smallest_three_decode(n, largest, codes)
             if self._smallest_three_fields(n, value, 0, "") != (largest, codes):
                 return b0  # not a fixed point: P keeps b0's rotation
@@ -1376,14 +1382,10 @@ class Decoder:
             if not active:
                 return b0
             max_code = integer(n["delta_body"]["max_code"])
-            fields = [self._smallest_three_codes_of(n, v, max_code) for v in b]
+            fields = [self._smallest_three_codes_of(v, max_code) for v in b]
             if any(f is None for f in fields):
                 return b0  # a baseline outside the codes' ranges predicts nothing
-            largest = fields[0][0]
-            older = [smallest_three_reexpress(f[0], f[1], largest, max_code)[1] for f in fields[1:]]
-            codes = [predicted_code([fields[0][1][k]] + [o[k] for o in older], spacing, gain, max_code)
-                     for k in range(3)]
-            return self._smallest_three_codes_value(largest, codes)
+            return self._smallest_three_codes_value(*predicted_smallest_three(fields, spacing, gain, max_code))
         if kind == "struct":
             definition = n if "members" in n else self.types[n["name"]]
             inline = "members" in n
@@ -1652,7 +1654,7 @@ class Decoder:
         return largest, codes
 
     @staticmethod
-    def _smallest_three_codes_of(n, v, max_code):
+    def _smallest_three_codes_of(v, max_code):
         """A smallest_three_codes value's (largest, [a, b, c]), or None when one is outside
         its range (largest in [0, 3], codes in [0, max_code])."""
         try:
@@ -1690,7 +1692,7 @@ class Decoder:
         max_code = integer(n["delta_body"]["max_code"])
         fields = None
         if base is not MISSING:
-            fields = self._smallest_three_codes_of(n, base, max_code)
+            fields = self._smallest_three_codes_of(base, max_code)
             if fields is None:
                 raise DecodeError("invalid_value", r.pos, path)
         return self._smallest_three_delta(r, n, base, path, max_code, lambda: fields,
