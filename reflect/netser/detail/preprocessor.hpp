@@ -1,7 +1,5 @@
 #pragma once
 
-#include <boost/describe/detail/pp_for_each.hpp>
-
 // Preprocessor helpers for NETSER_STRUCT. A member argument is either a bare name
 // or a parenthesised (name, attributes...).
 
@@ -28,8 +26,6 @@
 // The name and the attributes of a member argument.
 #define NETSER_PP_MEMBER_NAME(x) NETSER_PP_CALL(NETSER_PP_HEAD, NETSER_PP_NORMALIZE(x))
 #define NETSER_PP_MEMBER_ATTRS(x) NETSER_PP_CALL(NETSER_PP_TAIL, NETSER_PP_NORMALIZE(x))
-
-#define NETSER_PP_FOR_EACH(F, a, ...) BOOST_DESCRIBE_PP_FOR_EACH(F, a __VA_OPT__(,) __VA_ARGS__)
 
 // The number of arguments, 0 to 52.
 #define NETSER_PP_COUNT(...) NETSER_PP_COUNT_I(__VA_ARGS__ __VA_OPT__(,) 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, ~)
