@@ -6,7 +6,6 @@
 #include <netser/encodings/sparse.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>

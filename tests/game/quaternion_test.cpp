@@ -8,6 +8,7 @@
 #include "game/game_types.hpp"
 
 #include <bit>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>

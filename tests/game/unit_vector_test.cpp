@@ -5,6 +5,7 @@
 
 #include "game/game_types.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <limits>
 

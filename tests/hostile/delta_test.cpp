@@ -9,6 +9,8 @@
 
 #include <boost/pfr/core.hpp>
 
+#include <cmath>
+
 namespace hostile {
 
 namespace {
