@@ -25,11 +25,14 @@ struct serialize_delta_fn {
     [[nodiscard]] bool operator()(S& s, T& obj, const std::remove_const_t<T>& baseline) const {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
         using U = std::remove_const_t<T>;
-        if constexpr (has_member_misuse<U>()) // a mistake in a member: one short error that names it
+        // A mistake in a member: one short error that names it (checked only then: a struct
+        // without one costs the compiler one fold over its members, not two).
+        if constexpr (has_member_misuse<U>()) {
             if constexpr (has_late_checks<U>) {
                 [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<U**>(nullptr), static_cast<void*>(nullptr));
             }
-        [[maybe_unused]] constexpr bool checked = members_checked<U>(); // a mistake: one short error
+            [[maybe_unused]] constexpr bool checked = members_checked<U>();
+        }
         auto& target = const_cast<U&>(obj); // writers only read through it
         if (serialize_delta_value<no_attrs>(s, target, baseline)) [[likely]] return true;
         root_failed_path(s, root_name<U>());

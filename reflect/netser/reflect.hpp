@@ -69,11 +69,14 @@ struct basic_serialize_fn {
         if constexpr (Compiled && compiled_elsewhere<S, U>) { // NETSER_EXTERN(U): compiled in one source file
             return netser_compiled_serialize(s, const_cast<U&>(obj), static_cast<U**>(nullptr));
         } else {
-            if constexpr (has_member_misuse<U>()) // a mistake in a member: one short error that names it
+            // A mistake in a member: one short error that names it (checked only then: a struct
+            // without one costs the compiler one fold over its members, not two).
+            if constexpr (has_member_misuse<U>()) {
                 if constexpr (has_late_checks<U>) {
                     [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<U**>(nullptr), static_cast<void*>(nullptr));
                 }
-            [[maybe_unused]] constexpr bool checked = members_checked<U>(); // a mistake: one short error
+                [[maybe_unused]] constexpr bool checked = members_checked<U>();
+            }
             auto& target = const_cast<U&>(obj); // writers only read through it
             if constexpr (inline_root<S, U>()) {
                 if (struct_body<no_attrs, U>::inlined(s, target)) [[likely]]

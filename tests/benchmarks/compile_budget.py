@@ -8,7 +8,7 @@ members each, in two shapes, compiles them and prints the CPU time.
                 described enums, optionals, common values, strings and vectors.
 
     python3 tests/benchmarks/compile_budget.py [--cxx g++] [--shape per-struct] [--runs 3]
-    python3 tests/benchmarks/compile_budget.py --compare [--cxx g++,clang++-14] [--against OLD_TREE]
+    python3 tests/benchmarks/compile_budget.py --compare [--cxx g++,clang++-14] [--against OLD_TREE] [--instructions]
 
 --compare compiles, for each compiler and shape, the NETSER_STRUCT file and the same
 structs with hand-written serialize functions in turn (and, with --against, the
@@ -17,7 +17,10 @@ every variant alike, and prints each one's ratio to its hand-written file (the
 NETSER_STRUCT file is also compiled on <netser/reflect.hpp> instead of the umbrella
 header, the header for a file that only describes and serializes; --header reflect.hpp
 makes it the judged one). It fails
-(exit 1) when a ratio is above --budget (1.25).
+(exit 1) when a ratio is above --budget (1.25). With --instructions it counts each
+compile's instructions under callgrind once instead of timing --runs compiles: the
+ratios then repeat to the last digit on a busy machine (the whole comparison takes
+about 40 minutes with both compilers; --cxx clang++-14 or --shape per-struct halve it).
 
     python3 tests/benchmarks/compile_budget.py --stages [--structs 10] [--instructions]
 
@@ -404,7 +407,8 @@ def main():
                    help="with --compare (the NETSER_STRUCT file) or --project (the descriptions in messages.cpp): "
                         "the largest ratio to hand-written that passes")
     p.add_argument("--stages", action="store_true", help="where the difference goes: headers, descriptions, walks")
-    p.add_argument("--instructions", action="store_true", help="with --stages: callgrind instruction counts")
+    p.add_argument("--instructions", action="store_true",
+                   help="with --stages or --compare: callgrind instruction counts (one run: they repeat)")
     p.add_argument("--header", default="netser.hpp",
                    help="the header the NETSER_STRUCT file includes: netser.hpp (everything) or reflect.hpp "
                         "(NETSER_STRUCT and serialize only)")
@@ -445,22 +449,30 @@ def main():
                 variants.insert(1, ("NETSER_STRUCT, reflect.hpp", "reflect.hpp", ROOT))
             if args.against:
                 variants.insert(1, (f"NETSER_STRUCT, {args.against}", "NETSER_STRUCT", os.path.abspath(args.against)))
-            cpu = {(c, s, name): [] for c in cxxs for s in shapes for name, _, _ in variants}
-            for _ in range(args.runs):
+            # Instruction counts are the same on every run: one run each, and the ratios
+            # hold on a noisy machine, where CPU seconds swing by a tenth or more.
+            runs = 1 if args.instructions else args.runs
+            cost = {(c, s, name): [] for c in cxxs for s in shapes for name, _, _ in variants}
+            for _ in range(runs):
                 for c in cxxs:
                     for s in shapes:
                         for name, kind, root in variants:
-                            cpu[c, s, name].append(compile_seconds(c, sources[s, kind], out, root)[0])
+                            if args.instructions:
+                                cost[c, s, name].append(compile_instructions(c, sources[s, kind], out, root, d))
+                            else:
+                                cost[c, s, name].append(compile_seconds(c, sources[s, kind], out, root)[0])
             over = False
             for c in cxxs:
                 for s in shapes:
-                    base = statistics.median(cpu[c, s, "hand-written"])
+                    base = statistics.median(cost[c, s, "hand-written"])
                     for name, _, _ in variants:
-                        m = statistics.median(cpu[c, s, name])
+                        m = statistics.median(cost[c, s, name])
                         ratio = m / base
                         over |= name == "NETSER_STRUCT" and ratio > args.budget
+                        figure = (f"{m:,.0f} M instructions (callgrind)" if args.instructions else
+                                  f"median {m:.2f} s CPU over {runs} runs in turn")
                         print(f"{s:12} {args.structs} structs x {len(MEMBERS[s])} members ({name}), {c} -O2: "
-                              f"median {m:.2f} s CPU over {args.runs} runs in turn, {ratio:.2f}x hand-written")
+                              f"{figure}, {ratio:.2f}x hand-written")
             return 1 if over else 0
         kind = "hand-written" if args.hand else "NETSER_STRUCT"
         for c in cxxs:
