@@ -75,6 +75,15 @@ struct Inventory {
 };
 NETSER_STRUCT(Inventory, (items, netser::max_size(8), netser::range(0, 1023)))
 
+// Codes with no value in them: 201..255 for a level, 101..127 for a gain.
+struct Levels {
+    std::vector<std::uint8_t> levels; // a 4-bit count, then 8 bits each
+    std::vector<float> gains;         // a 4-bit count, then 7 bits each
+    bool operator==(const Levels&) const = default;
+};
+NETSER_STRUCT(Levels, (levels, netser::max_size(8), netser::range(0, 200)),
+              (gains, netser::max_size(8), netser::quantize(0.f, 1.f, 0.01f)))
+
 struct Bits {
     std::vector<bool> flags;
     bool operator==(const Bits&) const = default;
@@ -272,6 +281,63 @@ TEST_CASE("a vector rejects an element outside the element range and a count abo
     short_packet.put(0, 12);
     CHECK(failure_of(read_forged(short_packet, inv)) == fail(errc::overflow, 0, "Inventory.items"));
     CHECK(inv.items.capacity() == 0);
+}
+
+// A bad element of a vector of values (integers, quantized floats) is reported by its
+// index at its own bit, the elements before it kept, at every index; a buffer that ends
+// inside the vector fails at the first element that does not fit.
+TEST_CASE("a vector of values reports its bad element at its own bit, with room for all of it or not", "[containers][vector][hostile]") {
+    for (std::size_t k = 0; k < 8; ++k) {
+        const std::string index = "[" + std::to_string(k) + "]";
+        Levels bad_level{std::vector<std::uint8_t>(8, 7), {}};
+        bad_level.levels[k] = 201;
+        CHECK(failure_of(write_error(bad_level)) == fail(errc::out_of_range, 4 + 8 * k, "Levels.levels" + index));
+        Levels bad_gain{{}, std::vector<float>(8, 0.5f)};
+        bad_gain.gains[k] = std::numeric_limits<float>::quiet_NaN(); // (out of range is clamped)
+        CHECK(failure_of(write_error(bad_gain)) == fail(errc::invalid_value, 8 + 7 * k, "Levels.gains" + index));
+
+        reference_writer levels; // count 8, code 201 at element k
+        levels.put(8, 4);
+        for (std::size_t i = 0; i < 8; ++i) levels.put(i == k ? 201 : 7, 8);
+        levels.put(0, 4);
+        Levels read_levels;
+        CHECK(failure_of(read_forged(levels, read_levels)) == fail(errc::out_of_range, 4 + 8 * k, "Levels.levels" + index));
+        REQUIRE(read_levels.levels.size() == 8);
+        for (std::size_t i = 0; i < k; ++i) CHECK(read_levels.levels[i] == 7);
+
+        reference_writer gains; // no levels, count 8, code 127 at element k
+        gains.put(0, 4);
+        gains.put(8, 4);
+        for (std::size_t i = 0; i < 8; ++i) gains.put(i == k ? 127 : 50, 7);
+        Levels read_gains;
+        CHECK(failure_of(read_forged(gains, read_gains)) == fail(errc::out_of_range, 8 + 7 * k, "Levels.gains" + index));
+        REQUIRE(read_gains.gains.size() == 8);
+        for (std::size_t i = 0; i < k; ++i) CHECK(read_gains.gains[i] == round_trip(Levels{{}, {0.5f}}).gains[0]);
+    }
+    // A buffer that ends inside the vector (32 bits): the elements that fit are written
+    // one by one, and the first that does not is the overflow.
+    const Levels full{std::vector<std::uint8_t>(8, 7), {}};
+    std::array<std::byte, 4> buffer{};
+    netser::write_stream w(buffer.data(), buffer.size());
+    CHECK_FALSE(netser::serialize(w, full));
+    CHECK(failure_of(w.error()) == fail(errc::overflow, 28, "Levels.levels[3]"));
+    // A growing stream makes the room for all of it, and a reader reads it back.
+    std::mt19937 rng(34);
+    for (int i = 0; i < 200; ++i) {
+        Levels v;
+        v.levels.resize(std::uniform_int_distribution<std::size_t>(0, 8)(rng));
+        for (auto& x : v.levels) x = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 200)(rng));
+        v.gains.resize(std::uniform_int_distribution<std::size_t>(0, 8)(rng));
+        for (auto& g : v.gains) g = static_cast<float>(std::uniform_int_distribution<int>(0, 100)(rng)) / 100.f;
+        std::vector<std::byte> grown;
+        netser::vector_write_stream vw(grown, 64);
+        REQUIRE(netser::serialize(vw, v));
+        CHECK(vw.bits_processed() == write(v).bits);
+        const auto bytes = vw.finish();
+        Levels back;
+        REQUIRE_FALSE(read_bytes(bytes, back));
+        CHECK(back == round_trip(v));
+    }
 }
 
 TEST_CASE("a vector<bool> sends one bit per element", "[containers][vector]") {
