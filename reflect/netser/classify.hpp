@@ -48,13 +48,44 @@ inline constexpr bool not_looked_into = false;
 template <class T>
 inline constexpr bool not_looked_into<true, T> = opaque_type<T>;
 
+// Whether member I of C has an only_if that names no bool member listed before it (a
+// base's member is fine; flag_index gives the member count for one).
+template <class C, std::size_t I>
+constexpr bool misplaced_only_if() noexcept {
+    using P = member_attrs<C, I>;
+    if constexpr (!has_attr<P, attr_kind::only_if>) {
+        return false;
+    } else {
+        constexpr auto flag = P::value.template get<attr_kind::only_if>().flag;
+        constexpr std::size_t at = flag == nullptr ? 0 : flag_index<C>(flag);
+        return flag == nullptr || (at >= I && at < boost::mp11::mp_size<described_members<C>>::value);
+    }
+}
+
+// A member's modifiers that are mistakes, seen where its value is classified (so that
+// every walk meets them, as it meets a bad encoding): a delta_ladder that is not one, and
+// an only_if of the member whose value the attributes P (without only_if) are for.
+template <class P>
+inline constexpr bool misplaced_flag = false;
+template <class C, std::size_t I, attr_kind... K>
+inline constexpr bool misplaced_flag<without<member_attrs<C, I>, K...>> = misplaced_only_if<C, I>();
+template <class P, bool = has_attr<P, attr_kind::delta_ladder>>
+inline constexpr bool invalid_ladder = false;
+template <class P>
+inline constexpr bool invalid_ladder<P, true> = !P::value.template get<attr_kind::delta_ladder>().ladder.valid();
+
 /// How a value of type T with attributes P goes on the wire, or invalid_encoding<P, K>
-/// for its first mistake K. Shallow (NETSER_STRUCT's checks): classes other than the
-/// standard containers are not looked into (unchecked_encoding).
+/// for its first mistake K. Shallow (member_misuse_at: what a description shows without
+/// the types declared after it): classes other than the standard containers are not
+/// looked into (unchecked_encoding).
 template <class P, class T, bool Shallow>
 constexpr auto classify() noexcept {
     using A = pack_of<P>;
-    if constexpr (std::is_arithmetic_v<T> && !A::has_user()) {
+    if constexpr (misplaced_flag<P>) {
+        return invalid_encoding<P, misuse::only_if>{};
+    } else if constexpr (invalid_ladder<P>) {
+        return invalid_encoding<P, misuse::delta_ladder>{};
+    } else if constexpr (std::is_arithmetic_v<T> && !A::has_user()) {
         // Computed by a function shared by every member of type T with attributes of the
         // same kinds (encodings/scalar.hpp); only the answer is per member.
         constexpr auto r = arithmetic_encoding_in<T>(P::value);
@@ -140,46 +171,47 @@ constexpr misuse member_misuse_at() noexcept {
         if constexpr (has_attr<P, attr_kind::skip>) {
             return misuse::none;
         } else {
-            if constexpr (has_attr<P, attr_kind::only_if>) {
-                constexpr auto flag = P::value.template get<attr_kind::only_if>().flag;
-                constexpr std::size_t at = flag == nullptr ? 0 : flag_index<C>(flag);
-                if (flag == nullptr || (at >= I && at < boost::mp11::mp_size<described_members<C>>::value))
-                    return misuse::only_if;
-            }
-            if constexpr (has_attr<P, attr_kind::delta_ladder>)
-                if (!P::value.template get<attr_kind::delta_ladder>().ladder.valid()) return misuse::delta_ladder;
             return misuse_in<decltype(classify<value_provider<P>, M, holds_opaque<M>>())>;
         }
     }
 }
 
-/// Whether member I of C is left to the late checks (NETSER_DETAIL_CHECK_LATE): it holds
-/// a class the early checks do not look into, and they found nothing (a description
-/// that does not compile has had its error). Late is the check's own template
-/// parameter, so that nothing is looked up before it is instantiated.
-template <class C, std::size_t I, class Late>
-constexpr bool is_checked_late() noexcept {
-    if constexpr (!described<C> || !holds_opaque<member_type<C, I>>) return false;
-    else return member_misuse_at<C, I>() == misuse::none;
+/// Whether member I of C is checked by name (NETSER_DETAIL_CHECK_NAMED): it has a mistake
+/// in what its description shows (member_misuse_at), or it holds a class, which only the
+/// full classification looks into. Walk is the check's own template parameter, so that nothing is looked up
+/// before it is instantiated.
+template <class C, std::size_t I, class Walk>
+constexpr bool is_checked_by_name() noexcept {
+    if constexpr (!described<C>) return false;
+    else return holds_opaque<member_type<C, I>> || member_misuse_at<C, I>() != misuse::none;
 }
-template <class C, std::size_t I, class Late>
-inline constexpr bool checked_late = is_checked_late<C, I, Late>();
+template <class C, std::size_t I, class Walk>
+inline constexpr bool checked_by_name = is_checked_by_name<C, I, Walk>();
 
-/// Whether C has late checks (NETSER_STRUCT; NETSER_CLASS has none).
+/// Whether C has checks by name (NETSER_STRUCT; NETSER_CLASS has none).
 template <class C>
-concept has_late_checks = requires { netser_check_late(static_cast<C**>(nullptr), static_cast<void*>(nullptr)); };
+concept has_named_checks = requires { netser_check_members(static_cast<C**>(nullptr), static_cast<void*>(nullptr)); };
 
 /// The mistake of member I of C with everything it holds looked into.
-template <class C, std::size_t I, class Late>
+template <class C, std::size_t I, class Walk>
 constexpr misuse late_misuse_at() noexcept {
     using P = member_attrs<C, I>;
     return misuse_in<decltype(classify<value_provider<P>, member_type<C, I>, false>())>;
 }
 
+/// The mistake that the checks by name report for member I of C: the one NETSER_STRUCT
+/// sees, else one inside the classes it holds.
+template <class C, std::size_t I, class Walk>
+constexpr misuse named_misuse_at() noexcept {
+    constexpr misuse seen = member_misuse_at<C, I>();
+    if constexpr (seen != misuse::none) return seen;
+    else return late_misuse_at<C, I, Walk>();
+}
+
 // Whether NETSER_STRUCT named mistake K found in P: P holds a member's attributes, and
-// its checks saw the mistake (they see all of a member without classes in it, and else
-// what is outside them), or its late checks did (instantiated here: the first walk that
-// meets the mistake reports it by the member's name).
+// its checks by name report a mistake of that member (instantiated here: the first walk
+// that meets a mistake reports it by the member's name). A NETSER_CLASS checked its
+// members in its own body, all but what is inside the classes they hold.
 template <class P, misuse K>
 constexpr bool reported_by_macro() noexcept {
     using M = provider_member<P>;
@@ -189,13 +221,16 @@ constexpr bool reported_by_macro() noexcept {
         return false;
     } else {
         using C = typename M::owner;
-        if constexpr (!holds_opaque<member_type<C, M::index>> || member_misuse_at<C, M::index>() != misuse::none) {
+        constexpr std::size_t I = M::index;
+        if constexpr (!holds_opaque<member_type<C, I>> && member_misuse_at<C, I>() == misuse::none) {
+            // The checks see all of a member without classes in it: a part of it that a walk
+            // classifies on its own (a map's element pair, say) is none of their business.
             return true;
-        } else if constexpr (has_late_checks<C>) {
-            [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<C**>(nullptr), static_cast<void*>(nullptr));
-            return late_misuse_at<C, M::index, void>() != misuse::none;
+        } else if constexpr (has_named_checks<C>) {
+            [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<C**>(nullptr), static_cast<void*>(nullptr));
+            return named_misuse_at<C, I, void>() != misuse::none;
         } else {
-            return false;
+            return member_misuse_at<C, I>() != misuse::none; // NETSER_CLASS's own checks saw it
         }
     }
 }

@@ -25,13 +25,14 @@ struct serialize_delta_fn {
     [[nodiscard]] bool operator()(S& s, T& obj, const std::remove_const_t<T>& baseline) const {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
         using U = std::remove_const_t<T>;
-        // A mistake in a member: one short error that names it (checked only then: a struct
-        // without one costs the compiler one fold over its members, not two).
-        if constexpr (has_member_misuse<U>()) {
-            if constexpr (has_late_checks<U>) {
-                [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<U**>(nullptr), static_cast<void*>(nullptr));
+        // A mistake in a member of U or of a struct it holds: one short error that names it
+        // (as netser::serialize does).
+        using Misused = typename decltype(misused_struct_of<U>())::type;
+        if constexpr (!std::is_void_v<Misused>) {
+            if constexpr (has_named_checks<Misused>) {
+                [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<Misused**>(nullptr), static_cast<void*>(nullptr));
             }
-            [[maybe_unused]] constexpr bool checked = members_checked<U>();
+            [[maybe_unused]] constexpr bool checked = members_checked<Misused>();
         }
         auto& target = const_cast<U&>(obj); // writers only read through it
         if (serialize_delta_value<no_attrs>(s, target, baseline)) [[likely]] return true;

@@ -69,13 +69,15 @@ struct basic_serialize_fn {
         if constexpr (Compiled && compiled_elsewhere<S, U>) { // NETSER_EXTERN(U): compiled in one source file
             return netser_compiled_serialize(s, const_cast<U&>(obj), static_cast<U**>(nullptr));
         } else {
-            // A mistake in a member: one short error that names it (checked only then: a struct
-            // without one costs the compiler one fold over its members, not two).
-            if constexpr (has_member_misuse<U>()) {
-                if constexpr (has_late_checks<U>) {
-                    [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<U**>(nullptr), static_cast<void*>(nullptr));
+            // A mistake in a member of U or of a struct it holds: one short error that names it
+            // (checked only then: a struct without one costs the compiler one fold over its
+            // members, not two).
+            using Misused = typename decltype(misused_struct_of<U>())::type;
+            if constexpr (!std::is_void_v<Misused>) {
+                if constexpr (has_named_checks<Misused>) {
+                    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<Misused**>(nullptr), static_cast<void*>(nullptr));
                 }
-                [[maybe_unused]] constexpr bool checked = members_checked<U>();
+                [[maybe_unused]] constexpr bool checked = members_checked<Misused>();
             }
             auto& target = const_cast<U&>(obj); // writers only read through it
             if constexpr (inline_root<S, U>()) {
@@ -100,9 +102,11 @@ inline constexpr detail::basic_serialize_fn<true> serialize{};
 /// The most bits T can take on the wire, at compile time.
 template <class T>
 constexpr std::size_t max_bits() noexcept {
-    if constexpr (detail::has_member_misuse<T>()) // a mistake in a member: one short error that names it
-        if constexpr (detail::has_late_checks<T>) {
-            [[maybe_unused]] constexpr bool named = netser_check_late(static_cast<T**>(nullptr), static_cast<void*>(nullptr));
+    // A mistake in a member of T or of a struct it holds: one short error that names it.
+    using Misused = typename decltype(detail::misused_struct_of<T>())::type;
+    if constexpr (!std::is_void_v<Misused>)
+        if constexpr (detail::has_named_checks<Misused>) {
+            [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<Misused**>(nullptr), static_cast<void*>(nullptr));
         }
     constexpr detail::bit_bounds b = detail::value_bounds<detail::no_attrs, T>();
     static_assert(b.bounded, "netser: max_bits needs a bound for every member; a type with its own serialize "

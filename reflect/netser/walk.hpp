@@ -36,6 +36,7 @@
 #include <cstring>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 namespace netser::detail {
 
@@ -199,29 +200,108 @@ constexpr bool no_misuse(const invalid_encoding<P, K>&) noexcept {
     report_misuse<P, K>();
     return false;
 }
+// A member with skip, only_if or check: its value's encoding (a skipped one has none).
+struct skipped_value {};
+template <class C, std::size_t I>
+constexpr auto special_value_encoding() noexcept {
+    if constexpr (skipped_member<C, I>) return skipped_value{};
+    else return encoding_v<value_provider<member_attrs<C, I>>, member_type<C, I>>;
+}
+template <class C, std::size_t I>
+constexpr bool no_misuse(const special_member<C, I>&) noexcept {
+    return no_misuse(special_value_encoding<C, I>());
+}
+template <class E>
+inline constexpr bool misused_member = is_invalid<E>;
+template <class C, std::size_t I>
+inline constexpr bool misused_member<special_member<C, I>> =
+    is_invalid<std::remove_const_t<decltype(special_value_encoding<C, I>())>>;
 
 /// Reports the first mistake among C's members as a walk over C starts, so that the
 /// compiler shows a short way from the user's call to it.
+template <class C, std::size_t... I>
+constexpr bool members_checked_in(std::index_sequence<I...>) noexcept {
+    return (no_misuse(member_encoding_v<C, I>) && ...);
+}
 template <class C>
 constexpr bool members_checked() noexcept {
-    if constexpr (described<C>)
-        return []<std::size_t... I>(std::index_sequence<I...>) {
-            return (no_misuse(member_encoding_v<C, I>) && ...);
-        }(std::make_index_sequence<boost::mp11::mp_size<described_members<C>>::value>{});
-    else
-        return true;
+    if constexpr (described<C>) return members_checked_in<C>(member_indices<C>{});
+    else return true;
 }
 
-/// Whether one of C's members is a mistake the walks will report (reports nothing: a
-/// test, for the late checks' first instantiation to come before the walks').
-template <class C>
-constexpr bool has_member_misuse() noexcept {
-    if constexpr (described<C>)
-        return []<std::size_t... I>(std::index_sequence<I...>) {
-            return (is_invalid<std::remove_const_t<decltype(member_encoding_v<C, I>)>> || ...);
-        }(std::make_index_sequence<boost::mp11::mp_size<described_members<C>>::value>{});
+// The first of the types that is not void (void when all are).
+template <class... T>
+struct first_type_of {
+    using type = void;
+};
+template <class... T>
+struct first_type_of<void, T...> : first_type_of<T...> {};
+template <class H, class... T>
+struct first_type_of<H, T...> {
+    using type = H;
+};
+
+/// The first described struct reachable from T that has a mistake in a member (T itself,
+/// then what its bases and members hold: elements, alternatives, nested structs), as
+/// std::type_identity<C>, or of void. A walk names C's mistakes as it starts, from the
+/// user's call, so that a mistake in a nested struct gets as short a chain of notes as one
+/// in T (reporting nothing itself). Only classes are looked into (holds_opaque); Seen are
+/// the structs on the path, for a tree.
+template <class T, class... Seen>
+constexpr auto misused_struct_of() noexcept;
+template <class T, class... Seen>
+using misused_struct_in = typename decltype(misused_struct_of<T, Seen...>())::type;
+template <class C, class L, class... Seen>
+struct misused_base;
+template <class C, template <class...> class L, class... B, class... Seen>
+struct misused_base<C, L<B...>, Seen...> {
+    using type = typename first_type_of<misused_struct_in<typename B::type, C, Seen...>...>::type;
+};
+template <bool Look, class T, class... Seen>
+struct misused_part {
+    using type = void;
+};
+template <class T, class... Seen>
+struct misused_part<true, T, Seen...> {
+    using type = misused_struct_in<T, Seen...>;
+};
+// (Functions, not lambdas: a lambda costs the compiler a class per struct.)
+template <class C, class... Seen, std::size_t... I>
+constexpr auto misused_within(std::index_sequence<I...>) noexcept {
+    if constexpr ((misused_member<std::remove_const_t<decltype(member_encoding_v<C, I>)>> || ...))
+        return std::type_identity<C>{};
+    else if constexpr (!(holds_opaque<member_type<C, I>> || ...) && boost::mp11::mp_empty<described_bases<C>>::value)
+        return std::type_identity<void>{}; // no class in it (most structs): nothing to look into
     else
-        return false;
+        return std::type_identity<typename first_type_of<
+            typename misused_base<C, described_bases<C>, Seen...>::type,
+            typename misused_part<holds_opaque<member_type<C, I>>, member_type<C, I>, C, Seen...>::type...>::type>{};
+}
+template <class T, class... Seen>
+constexpr auto misused_struct_of() noexcept {
+    if constexpr (described<T>) {
+        if constexpr ((std::is_same_v<T, Seen> || ...) || adl::has_serialize<measure_stream, T>)
+            return std::type_identity<void>{}; // a tree's own struct again, or a user codec
+        else
+            return misused_within<T, Seen...>(member_indices<T>{});
+    } else if constexpr (!holds_opaque<T>) {
+        return std::type_identity<void>{};
+    } else if constexpr (std::is_array_v<T>) {
+        return misused_struct_of<std::remove_all_extents_t<T>, Seen...>();
+    } else if constexpr (is_std_array<T>::value || is_vector<T>::value || is_optional<T>::value || is_set<T>::value) {
+        return misused_struct_of<typename T::value_type, Seen...>();
+    } else if constexpr (is_unique_ptr<T>::value) {
+        return misused_struct_of<typename T::element_type, Seen...>();
+    } else if constexpr (is_map<T>::value) {
+        return std::type_identity<typename first_type_of<misused_struct_in<typename T::key_type, Seen...>,
+                                                         misused_struct_in<typename T::mapped_type, Seen...>>::type>{};
+    } else if constexpr (is_variant<T>::value) {
+        return []<class... E>(std::variant<E...>*) {
+            return std::type_identity<typename first_type_of<misused_struct_in<E, Seen...>...>::type>{};
+        }(static_cast<T*>(nullptr));
+    } else {
+        return std::type_identity<void>{};
+    }
 }
 
 template <class T>

@@ -20,12 +20,13 @@
 // (<netser/encoding.hpp>): a value whose type and attributes have no encoding gets an
 // invalid_encoding<P, K>, K the first mistake.
 //
-// NETSER_STRUCT reports the mistakes of each member where it stands, by name
-// ("netser: Player.inventory: std::vector member needs netser::max_size(N)"). It looks
-// only at what it can see without the types declared after it: scalars, enums and the
-// standard containers, down to their elements. The rest (attributes on a member of
-// struct type, plain aggregates, types with their own serialize) is found when a value
-// is first encoded, and reported there once, without a member name.
+// NETSER_STRUCT reports a member's mistake by name, at the member's line ("netser:
+// Player.inventory: std::vector member needs netser::max_size(N)"), when a walk first
+// meets the struct: its checks are a function template of the struct, instantiated only
+// for a mistake. NETSER_CLASS checks its members where it stands, looking only at what it
+// can see without the types declared after it (scalars, enums and the standard
+// containers, down to their elements); a mistake inside the classes they hold, or in a
+// value that is not a member of a described struct, is reported once, without a name.
 
 namespace netser::detail {
 
@@ -120,7 +121,7 @@ using value_provider = std::conditional_t<has_attr<P, attr_kind::only_if> || has
 /// (report_misuse) and add no error of their own.
 template <class P, misuse K>
 struct invalid_encoding {};
-/// A class that a shallow classification (NETSER_STRUCT's checks) does not look into.
+/// A class that a shallow classification (member_misuse_at) does not look into.
 struct unchecked_encoding {};
 
 /// The mistake an encoding stands for (none for a valid one).
@@ -141,8 +142,8 @@ inline constexpr bool is_invalid<invalid_encoding<P, K>> = true;
 template <class P, class T, bool Shallow>
 constexpr auto classify() noexcept;
 
-/// The mistake of member I of C that NETSER_STRUCT reports (none until C's description
-/// compiles). Defined in <netser/encoding.hpp>, which classifies values.
+/// The mistake of member I of C in what its description shows without looking into
+/// classes (none until C's description compiles). Defined in <netser/classify.hpp>.
 template <class C, std::size_t I>
 constexpr misuse member_misuse_at() noexcept;
 

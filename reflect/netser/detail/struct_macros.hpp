@@ -157,6 +157,8 @@ constexpr bool report_unnamed() noexcept {
 // can make: those of a bare member's type, or (with attributes) any but a plain
 // aggregate's, which these checks never see. (Each static_assert costs the compiler
 // about as much as a member's encoding does: they are kept to those that can fire.)
+// NETSER_CLASS checks each member so, in a friend's body; NETSER_STRUCT's checks are a
+// template of these lists (NETSER_DETAIL_CHECK_NAMED), instantiated only for a mistake.
 #define NETSER_DETAIL_CHECK_MEMBER(T, I, x)                                                               \
     NETSER_DETAIL_CHECK_MEMBER_I(NETSER_PP_CAT(NETSER_DETAIL_CHECKS_, NETSER_PP_IS_PAREN(x)), T, I,       \
                                  NETSER_PP_MEMBER_NAME(x))
@@ -184,26 +186,28 @@ constexpr bool report_unnamed() noexcept {
     NETSER_DETAIL_CHECK(name, delta_ladder) NETSER_DETAIL_CHECK(name, user_bits)                          \
     NETSER_DETAIL_CHECK(name, keyed)
 
-// The late checks: a member whose type NETSER_STRUCT's checks do not look into (a class
-// that may be described or given a serialize later) is checked, by name, when a value of
-// the struct is first encoded. They are a function template of the struct, instantiated
-// from the walk that meets the mistake; a member checked early costs one if constexpr.
-// The same mistakes as the early checks (a bare member makes none of an attribute's),
-// and a plain aggregate's.
-#define NETSER_DETAIL_CHECK_LATE_MEMBER(T, I, x)                                                          \
-    NETSER_DETAIL_CHECK_LATE_MEMBER_I(NETSER_PP_CAT(NETSER_DETAIL_CHECKS_, NETSER_PP_IS_PAREN(x)), T, I,  \
-                                      NETSER_PP_MEMBER_NAME(x))
-#define NETSER_DETAIL_CHECK_LATE_MEMBER_I(CHECKS, T, I, m) NETSER_DETAIL_CHECK_LATE_MEMBER_II(CHECKS, T, I, m)
-#define NETSER_DETAIL_CHECK_LATE_MEMBER_II(CHECKS, T, I, m)                                               \
-    if constexpr (::netser::detail::checked_late<T, I, NetserLate>) {                                    \
-        constexpr int netser_misuse = static_cast<int>(::netser::detail::late_misuse_at<T, I, NetserLate>()); \
+// The checks by name, one function template per struct: a member's mistake in what
+// NETSER_STRUCT sees where it stands (member_misuse_at: scalars, enums and the standard
+// containers, down to their elements), or inside a class it holds, with everything looked
+// into. A template, so that its text is parsed once and its checks cost nothing for a
+// struct without a mistake: the first walk that meets a mistake instantiates it, and the
+// compiler reports the mistake at the member's line. The mistakes of
+// NETSER_DETAIL_CHECK_MEMBER (a bare member makes none of an attribute's), and a plain
+// aggregate's.
+#define NETSER_DETAIL_CHECK_NAMED_MEMBER(T, I, x)                                                         \
+    NETSER_DETAIL_CHECK_NAMED_MEMBER_I(NETSER_PP_CAT(NETSER_DETAIL_CHECKS_, NETSER_PP_IS_PAREN(x)), T, I, \
+                                       NETSER_PP_MEMBER_NAME(x))
+#define NETSER_DETAIL_CHECK_NAMED_MEMBER_I(CHECKS, T, I, m) NETSER_DETAIL_CHECK_NAMED_MEMBER_II(CHECKS, T, I, m)
+#define NETSER_DETAIL_CHECK_NAMED_MEMBER_II(CHECKS, T, I, m)                                              \
+    if constexpr (::netser::detail::checked_by_name<T, I, NetserWalk>) {                                  \
+        constexpr int netser_misuse = static_cast<int>(::netser::detail::named_misuse_at<T, I, NetserWalk>()); \
         CHECKS(#T "." #m) NETSER_DETAIL_CHECK(#T "." #m, plain_aggregate)                                 \
     }
 // (NETSER_CLASS has none: a local class may hold no template, not even a friend one.)
-#define NETSER_DETAIL_CHECK_LATE(T, ...)                                                                  \
-    template <class NetserLate>                                                                           \
-    [[maybe_unused]] constexpr bool netser_check_late(T**, NetserLate*) noexcept {                        \
-        NETSER_PP_FOR_EACH_I(NETSER_DETAIL_CHECK_LATE_MEMBER, T __VA_OPT__(, ) __VA_ARGS__)               \
+#define NETSER_DETAIL_CHECK_NAMED(T, ...)                                                                 \
+    template <class NetserWalk>                                                                           \
+    [[maybe_unused]] constexpr bool netser_check_members(T**, NetserWalk*) noexcept {                     \
+        NETSER_PP_FOR_EACH_I(NETSER_DETAIL_CHECK_NAMED_MEMBER, T __VA_OPT__(, ) __VA_ARGS__)              \
         return true;                                                                                      \
     }
 
@@ -256,9 +260,8 @@ constexpr bool report_unnamed() noexcept {
         static_assert(::netser::detail::lists_every_member_if_described<T>(),                            \
                       "netser: NETSER_STRUCT(" #T ", ...) does not list every member of " #T             \
                       "; add the missing ones (mark those not to send with netser::skip)");              \
-        NETSER_PP_FOR_EACH_I(NETSER_DETAIL_CHECK_MEMBER, T __VA_OPT__(, ) __VA_ARGS__)                   \
     }                                                                                                    \
-    NETSER_DETAIL_CHECK_LATE(T __VA_OPT__(, ) __VA_ARGS__)
+    NETSER_DETAIL_CHECK_NAMED(T __VA_OPT__(, ) __VA_ARGS__)
 
 /// Inside a class, to describe its private members: NETSER_CLASS(T, a, (b, attrs...)).
 /// Boost.Describe sees every listed member as private.

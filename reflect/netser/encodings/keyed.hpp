@@ -74,7 +74,7 @@ constexpr auto keyed_encoding_of() noexcept {
         constexpr auto inner = vector_encoding_of<VP, T, Shallow>();
         using IE = std::remove_const_t<decltype(inner)>;
         if constexpr (is_invalid<IE>) return inner;
-        else if constexpr (Shallow && opaque_type<E> && !described<E>) return inner; // the late check looks
+        else if constexpr (Shallow && opaque_type<E> && !described<E>) return inner; // the full classification looks
         else if constexpr (!described<E> || !keyed_on<A, E>) return invalid_encoding<P, misuse::keyed>{};
         else if constexpr (!vector_key<P, E>::valid()) return invalid_encoding<P, misuse::keyed>{};
         else return keyed_encoding<P>{};
