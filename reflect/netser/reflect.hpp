@@ -69,16 +69,8 @@ struct basic_serialize_fn {
         if constexpr (Compiled && compiled_elsewhere<S, U>) { // NETSER_EXTERN(U): compiled in one source file
             return netser_compiled_serialize(s, const_cast<U&>(obj), static_cast<U**>(nullptr));
         } else {
-            // A mistake in a member of U or of a struct it holds: one short error that names it
-            // (checked only then: a struct without one costs the compiler one fold over its
-            // members, not two).
-            using Misused = typename decltype(misused_struct_of<U>())::type;
-            if constexpr (!std::is_void_v<Misused>) {
-                if constexpr (has_named_checks<Misused>) {
-                    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<Misused**>(nullptr), static_cast<void*>(nullptr));
-                }
-                [[maybe_unused]] constexpr bool checked = members_checked<Misused>();
-            }
+            // A mistake in a member of U or of a struct it holds: one short error that names it.
+            [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(misused_struct_of<U, 0>())::type**>(nullptr), static_cast<void*>(nullptr));
             auto& target = const_cast<U&>(obj); // writers only read through it
             if constexpr (inline_root<S, U>()) {
                 if (struct_body<no_attrs, U>::inlined(s, target)) [[likely]]
@@ -103,11 +95,7 @@ inline constexpr detail::basic_serialize_fn<true> serialize{};
 template <class T>
 constexpr std::size_t max_bits() noexcept {
     // A mistake in a member of T or of a struct it holds: one short error that names it.
-    using Misused = typename decltype(detail::misused_struct_of<T>())::type;
-    if constexpr (!std::is_void_v<Misused>)
-        if constexpr (detail::has_named_checks<Misused>) {
-            [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<Misused**>(nullptr), static_cast<void*>(nullptr));
-        }
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr));
     constexpr detail::bit_bounds b = detail::value_bounds<detail::no_attrs, T>();
     static_assert(b.bounded, "netser: max_bits needs a bound for every member; a type with its own serialize "
                              "function must also define constexpr std::size_t netser_max_bits(const T*)");
@@ -117,6 +105,7 @@ constexpr std::size_t max_bits() noexcept {
 /// The most bytes T can take on the wire: ceil(max_bits<T>() / 8).
 template <class T>
 constexpr std::size_t max_bytes() noexcept {
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
     return (max_bits<T>() + 7) / 8;
 }
 

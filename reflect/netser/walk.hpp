@@ -190,16 +190,6 @@ constexpr bit_bounds delta_value_bounds() noexcept {
     }
 }
 
-// Whether an encoding is a mistake, which is then reported (true when there is none).
-template <class E>
-constexpr bool no_misuse(const E&) noexcept {
-    return true;
-}
-template <class P, misuse K>
-constexpr bool no_misuse(const invalid_encoding<P, K>&) noexcept {
-    report_misuse<P, K>();
-    return false;
-}
 // A member with skip, only_if or check: its value's encoding (a skipped one has none).
 struct skipped_value {};
 template <class C, std::size_t I>
@@ -207,27 +197,11 @@ constexpr auto special_value_encoding() noexcept {
     if constexpr (skipped_member<C, I>) return skipped_value{};
     else return encoding_v<value_provider<member_attrs<C, I>>, member_type<C, I>>;
 }
-template <class C, std::size_t I>
-constexpr bool no_misuse(const special_member<C, I>&) noexcept {
-    return no_misuse(special_value_encoding<C, I>());
-}
 template <class E>
 inline constexpr bool misused_member = is_invalid<E>;
 template <class C, std::size_t I>
 inline constexpr bool misused_member<special_member<C, I>> =
     is_invalid<std::remove_const_t<decltype(special_value_encoding<C, I>())>>;
-
-/// Reports the first mistake among C's members as a walk over C starts, so that the
-/// compiler shows a short way from the user's call to it.
-template <class C, std::size_t... I>
-constexpr bool members_checked_in(std::index_sequence<I...>) noexcept {
-    return (no_misuse(member_encoding_v<C, I>) && ...);
-}
-template <class C>
-constexpr bool members_checked() noexcept {
-    if constexpr (described<C>) return members_checked_in<C>(member_indices<C>{});
-    else return true;
-}
 
 // The first of the types that is not void (void when all are).
 template <class... T>
@@ -242,63 +216,74 @@ struct first_type_of<H, T...> {
 };
 
 /// The first described struct reachable from T that has a mistake in a member (T itself,
-/// then what its bases and members hold: elements, alternatives, nested structs), as
-/// std::type_identity<C>, or of void. A walk names C's mistakes as it starts, from the
-/// user's call, so that a mistake in a nested struct gets as short a chain of notes as one
-/// in T (reporting nothing itself). Only classes are looked into (holds_opaque); Seen are
-/// the structs on the path, for a tree.
-template <class T, class... Seen>
+/// then what its bases and the members it sends hold: elements, alternatives, nested
+/// structs and plain aggregates), as std::type_identity<C>, or of void. A walk names C's
+/// mistakes as it starts, from the user's call, so that a mistake in a nested struct gets
+/// as short a chain of notes as one in T (this reports nothing itself). Only classes are
+/// looked into (holds_opaque), down to misuse_search_depth levels of structs: one
+/// instantiation per type and level, whatever the paths to it (a tree stops there too).
+/// A mistake below is still reported, by the walk that meets it.
+inline constexpr int misuse_search_depth = 4;
+template <class T, int Depth>
 constexpr auto misused_struct_of() noexcept;
-template <class T, class... Seen>
-using misused_struct_in = typename decltype(misused_struct_of<T, Seen...>())::type;
-template <class C, class L, class... Seen>
+template <class T, int Depth = 0>
+using misused_struct_in = typename decltype(misused_struct_of<T, Depth>())::type;
+template <class L, int Depth>
 struct misused_base;
-template <class C, template <class...> class L, class... B, class... Seen>
-struct misused_base<C, L<B...>, Seen...> {
-    using type = typename first_type_of<misused_struct_in<typename B::type, C, Seen...>...>::type;
+template <template <class...> class L, class... B, int Depth>
+struct misused_base<L<B...>, Depth> {
+    using type = typename first_type_of<misused_struct_in<typename B::type, Depth>...>::type;
 };
-template <bool Look, class T, class... Seen>
+template <bool Look, class T, int Depth>
 struct misused_part {
     using type = void;
 };
-template <class T, class... Seen>
-struct misused_part<true, T, Seen...> {
-    using type = misused_struct_in<T, Seen...>;
+template <class T, int Depth>
+struct misused_part<true, T, Depth> {
+    using type = misused_struct_in<T, Depth>;
 };
 // (Functions, not lambdas: a lambda costs the compiler a class per struct.)
-template <class C, class... Seen, std::size_t... I>
+template <class C, int Depth, std::size_t... I>
 constexpr auto misused_within(std::index_sequence<I...>) noexcept {
-    if constexpr ((misused_member<std::remove_const_t<decltype(member_encoding_v<C, I>)>> || ...))
-        return std::type_identity<C>{};
+    if constexpr (has_named_checks<C> && (misused_member<std::remove_const_t<decltype(member_encoding_v<C, I>)>> || ...))
+        return std::type_identity<C>{}; // (a NETSER_CLASS checked its members where it stands)
     else if constexpr (!(holds_opaque<member_type<C, I>> || ...) && boost::mp11::mp_empty<described_bases<C>>::value)
         return std::type_identity<void>{}; // no class in it (most structs): nothing to look into
     else
         return std::type_identity<typename first_type_of<
-            typename misused_base<C, described_bases<C>, Seen...>::type,
-            typename misused_part<holds_opaque<member_type<C, I>>, member_type<C, I>, C, Seen...>::type...>::type>{};
+            typename misused_base<described_bases<C>, Depth + 1>::type,
+            typename misused_part<holds_opaque<member_type<C, I>> && !skipped_member<C, I>, member_type<C, I>,
+                                  Depth + 1>::type...>::type>{};
 }
-template <class T, class... Seen>
+template <class T, int Depth, std::size_t... I>
+constexpr auto misused_in_fields(std::index_sequence<I...>) noexcept {
+    return std::type_identity<typename first_type_of<typename misused_part<
+        holds_opaque<boost::pfr::tuple_element_t<I, T>>, boost::pfr::tuple_element_t<I, T>, Depth + 1>::type...>::type>{};
+}
+template <class T, int Depth>
 constexpr auto misused_struct_of() noexcept {
-    if constexpr (described<T>) {
-        if constexpr ((std::is_same_v<T, Seen> || ...) || adl::has_serialize<measure_stream, T>)
-            return std::type_identity<void>{}; // a tree's own struct again, or a user codec
-        else
-            return misused_within<T, Seen...>(member_indices<T>{});
+    if constexpr (Depth > misuse_search_depth) {
+        return std::type_identity<void>{};
+    } else if constexpr (described<T>) {
+        if constexpr (adl::has_serialize<measure_stream, T>) return std::type_identity<void>{}; // its own codec
+        else return misused_within<T, Depth>(member_indices<T>{});
     } else if constexpr (!holds_opaque<T>) {
         return std::type_identity<void>{};
     } else if constexpr (std::is_array_v<T>) {
-        return misused_struct_of<std::remove_all_extents_t<T>, Seen...>();
+        return misused_struct_of<std::remove_all_extents_t<T>, Depth>();
     } else if constexpr (is_std_array<T>::value || is_vector<T>::value || is_optional<T>::value || is_set<T>::value) {
-        return misused_struct_of<typename T::value_type, Seen...>();
+        return misused_struct_of<typename T::value_type, Depth>();
     } else if constexpr (is_unique_ptr<T>::value) {
-        return misused_struct_of<typename T::element_type, Seen...>();
+        return misused_struct_of<typename T::element_type, Depth>();
     } else if constexpr (is_map<T>::value) {
-        return std::type_identity<typename first_type_of<misused_struct_in<typename T::key_type, Seen...>,
-                                                         misused_struct_in<typename T::mapped_type, Seen...>>::type>{};
+        return std::type_identity<typename first_type_of<misused_struct_in<typename T::key_type, Depth>,
+                                                         misused_struct_in<typename T::mapped_type, Depth>>::type>{};
     } else if constexpr (is_variant<T>::value) {
         return []<class... E>(std::variant<E...>*) {
-            return std::type_identity<typename first_type_of<misused_struct_in<E, Seen...>...>::type>{};
+            return std::type_identity<typename first_type_of<misused_struct_in<E, Depth>...>::type>{};
         }(static_cast<T*>(nullptr));
+    } else if constexpr (std::is_aggregate_v<T> && !adl::has_serialize<measure_stream, T>) {
+        return misused_in_fields<T, Depth>(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
     } else {
         return std::type_identity<void>{};
     }
@@ -341,3 +326,14 @@ void copy_value(T& v, const T& b) {
 }
 
 } // namespace netser::detail
+
+namespace netser {
+
+/// What the walks' entry points call when the structs they encode hold no mistake
+/// (netser_check_members(misused_struct_of<T>::type**, void*)): NETSER_STRUCT's own
+/// overload, found by argument-dependent lookup, reports a mistake by name.
+constexpr bool netser_check_members(void**, void*) noexcept {
+    return true;
+}
+
+} // namespace netser

@@ -306,6 +306,22 @@ struct Skipping {
 };
 NETSER_STRUCT(Skipping, (a, netser::range(0, 7)), (cache, netser::skip), (scratch, netser::skip))
 
+// skip on a member whose struct holds what has no encoding (a plain aggregate with a
+// string): never sent, so never looked into for mistakes either.
+struct Greeting {
+    int id = 0;
+    std::string text;
+};
+struct GreetingCache {
+    Greeting last;
+};
+NETSER_STRUCT(GreetingCache, last)
+struct SkippingCache {
+    int a = 0;
+    GreetingCache cache;
+};
+NETSER_STRUCT(SkippingCache, (a, netser::range(0, 7)), (cache, netser::skip))
+
 } // namespace attributes_test
 
 using namespace attributes_test;
@@ -380,6 +396,22 @@ TEST_CASE("skip never sends the member and leaves it untouched on read", "[attri
     REQUIRE_FALSE(read_hex("05", s, &bits));
     CHECK(bits == 3);
     CHECK(s == Skipping{5, 42, "keep"});
+}
+
+TEST_CASE("skip's member is not looked into, even when its struct could not be sent", "[attributes][skip]") {
+    SkippingCache v;
+    v.a = 5;
+    v.cache.last = {7, "hello"};
+    CHECK(write(v).hex == "05");
+    CHECK(netser::max_bits<SkippingCache>() == 3);
+    SkippingCache r;
+    r.cache.last = {1, "kept"};
+    REQUIRE_FALSE(read_hex("05", r));
+    CHECK(r.a == 5);
+    CHECK(r.cache.last.text == "kept");
+    std::array<std::byte, 8> buffer{};
+    netser::write_stream w(buffer.data(), buffer.size());
+    CHECK(netser::serialize_delta(w, v, SkippingCache{}));
 }
 
 TEST_CASE("skip round-trips the other members and never reads past them", "[attributes][skip][hostile]") {
