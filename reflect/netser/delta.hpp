@@ -25,8 +25,7 @@ struct serialize_delta_fn {
     [[nodiscard]] bool operator()(S& s, T& obj, const std::remove_const_t<T>& baseline) const {
         static_assert(!S::is_reading || !std::is_const_v<T>, "netser: reading needs a non-const object");
         using U = std::remove_const_t<T>;
-        // A mistake in a member of U or of a struct it holds: one short error that names it.
-        [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(misused_struct_of<U, 0>())::type**>(nullptr), static_cast<void*>(nullptr));
+        [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<misused_struct_in<U>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
         auto& target = const_cast<U&>(obj); // writers only read through it
         if (serialize_delta_value<no_attrs>(s, target, baseline)) [[likely]] return true;
         root_failed_path(s, root_name<U>());
@@ -42,8 +41,7 @@ inline constexpr detail::serialize_delta_fn serialize_delta{};
 /// The most bits serialize_delta can write for a T, whatever the baseline, at compile time.
 template <class T>
 constexpr std::size_t max_delta_bits() noexcept {
-    // A mistake in a member of T or of a struct it holds: one short error that names it.
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr));
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     constexpr detail::bit_bounds b = detail::delta_value_bounds<detail::no_attrs, T>();
     static_assert(b.bounded, "netser: max_delta_bits needs a bound for every member; a user codec with its own "
                              "serialize_delta must state it (max_delta_bits() on an attribute, "
@@ -63,7 +61,7 @@ constexpr std::size_t max_delta_bytes() noexcept {
 /// netser::linked). The error is the write's or the read's.
 template <class T>
 error as_received(const T& obj, T& out, void* context = nullptr) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     measure_stream m;
     m.set_context(context);
     if (!serialize(m, obj)) return m.error();

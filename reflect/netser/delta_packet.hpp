@@ -109,7 +109,7 @@ packet_write_result write_delta(Buffer& buffer, delta_header header, std::uint32
 template <class T>
 packet_write_result write_delta_packet(std::span<std::byte> buffer, delta_header header, const T& msg,
                                        const T& baseline, packet_options options = {}) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     std::uint32_t f = 0;
     if (error e; !detail::fingerprint_or_fail(baseline, f, e)) return {{}, e};
     return detail::write_delta(buffer, header, f, msg, baseline, options);
@@ -120,7 +120,7 @@ packet_write_result write_delta_packet(std::span<std::byte> buffer, delta_header
 template <class T>
 packet_write_result write_delta_packet(std::vector<std::byte>& out, delta_header header, const T& msg,
                                        const T& baseline, packet_options options = {}) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     std::uint32_t f = 0;
     if (error e; !detail::fingerprint_or_fail(baseline, f, e)) {
         out.clear();
@@ -134,14 +134,14 @@ packet_write_result write_delta_packet(std::vector<std::byte>& out, delta_header
 template <class T>
 packet_write_result write_delta_packet(std::span<std::byte> buffer, std::uint16_t sequence, const T& msg,
                                        const baseline_entry<T>& baseline, packet_options options = {}) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     return detail::write_delta(buffer, {sequence, baseline.sequence}, baseline.fingerprint, msg, baseline.value,
                                options);
 }
 template <class T>
 packet_write_result write_delta_packet(std::vector<std::byte>& out, std::uint16_t sequence, const T& msg,
                                        const baseline_entry<T>& baseline, packet_options options = {}) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     return detail::write_delta(out, {sequence, baseline.sequence}, baseline.fingerprint, msg, baseline.value,
                                options);
 }
@@ -227,7 +227,7 @@ template <class T, class Lookup>
              std::is_convertible_v<std::invoke_result_t<Lookup&, std::uint16_t>, const baseline_entry<T>*>
 error read_delta_packet(std::span<const std::byte> packet, T& msg, Lookup&& baseline_of,
                         delta_header* header = nullptr, packet_options options = {}) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     delta_packet_reader<T> reader(packet, options);
     if (reader.error()) return reader.error();
     if (header != nullptr) *header = reader.header();
@@ -238,7 +238,7 @@ error read_delta_packet(std::span<const std::byte> packet, T& msg, Lookup&& base
 template <class T>
 error read_delta_packet(std::span<const std::byte> packet, T& msg, const baseline_ring<T>& ring,
                         delta_header* header = nullptr, packet_options options = {}) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     return read_delta_packet(
         packet, msg, [&](std::uint16_t s) { return ring.find(s); }, header, options);
 }

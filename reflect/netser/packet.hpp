@@ -128,7 +128,7 @@ inline error close_framed(read_stream& r, std::span<const std::byte> packet) noe
 /// alignment pads the payload to whole bytes) and the end check.
 template <class T>
 constexpr std::size_t max_packet_bytes() noexcept {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     return packet_overhead_bytes + max_bytes<T>();
 }
 
@@ -136,7 +136,7 @@ constexpr std::size_t max_packet_bytes() noexcept {
 /// `error` says why: overflow when the buffer is too small (an empty one included).
 template <class T>
 packet_write_result write_packet(std::span<std::byte> buffer, const T& msg, packet_options options = {}) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     write_stream w(buffer);
     return detail::write_framed(w, detail::protocol_id_of<T>(options), options.context,
                                 [&](write_stream& s) { return serialize(s, msg); });
@@ -149,7 +149,7 @@ packet_write_result write_packet(std::span<std::byte> buffer, const T& msg, pack
 /// enough; reserve max_packet_bytes<T>() to never reallocate.
 template <class T>
 packet_write_result write_packet(std::vector<std::byte>& out, const T& msg, packet_options options = {}) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     return detail::write_framed(out, detail::protocol_id_of<T>(options), options.context,
                                 [&](vector_write_stream& s) { return serialize(s, msg); });
 }
@@ -160,7 +160,7 @@ packet_write_result write_packet(std::vector<std::byte>& out, const T& msg, pack
 /// On failure msg may be partly written; use it only when the result is no error.
 template <class T>
 error read_packet(std::span<const std::byte> packet, T& msg, packet_options options = {}) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     read_stream r(packet);
     if (!detail::open_framed(r, packet, detail::protocol_id_of<T>(options), options) || !serialize(r, msg))
         return r.error();
@@ -170,7 +170,7 @@ error read_packet(std::span<const std::byte> packet, T& msg, packet_options opti
 /// read_packet over the bytes a socket call gives (recvfrom's buffer and length).
 template <class T>
 error read_packet(const void* data, std::size_t size, T& msg, packet_options options = {}) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     return read_packet(std::span<const std::byte>(static_cast<const std::byte*>(data), size), msg, options);
 }
 

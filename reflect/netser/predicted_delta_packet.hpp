@@ -228,7 +228,7 @@ template <class T>
 packet_write_result write_predicted_delta_packet(std::span<std::byte> buffer, std::uint16_t sequence, const T& msg,
                                                  detail::entries_of<T> baselines, T& scratch,
                                                  packet_options options = {}) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     return detail::write_predicted(buffer, sequence, msg, baselines, scratch, options);
 }
 /// The same into a vector that grows as needed (exactly the packet on success, nothing
@@ -237,7 +237,7 @@ template <class T>
 packet_write_result write_predicted_delta_packet(std::vector<std::byte>& out, std::uint16_t sequence, const T& msg,
                                                  detail::entries_of<T> baselines, T& scratch,
                                                  packet_options options = {}) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     return detail::write_predicted(out, sequence, msg, baselines, scratch, options);
 }
 
@@ -322,7 +322,7 @@ private:
 template <class T>
 error read_predicted_delta_packet(std::span<const std::byte> packet, T& msg, const baseline_ring<T>& ring, T& scratch,
                                   predicted_delta_header* header = nullptr, packet_options options = {}) {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     predicted_delta_packet_reader<T> reader(packet, options);
     if (reader.error()) return reader.error();
     if (header != nullptr) *header = reader.header();

@@ -69,8 +69,7 @@ struct basic_serialize_fn {
         if constexpr (Compiled && compiled_elsewhere<S, U>) { // NETSER_EXTERN(U): compiled in one source file
             return netser_compiled_serialize(s, const_cast<U&>(obj), static_cast<U**>(nullptr));
         } else {
-            // A mistake in a member of U or of a struct it holds: one short error that names it.
-            [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(misused_struct_of<U, 0>())::type**>(nullptr), static_cast<void*>(nullptr));
+            [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<misused_struct_in<U>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
             auto& target = const_cast<U&>(obj); // writers only read through it
             if constexpr (inline_root<S, U>()) {
                 if (struct_body<no_attrs, U>::inlined(s, target)) [[likely]]
@@ -94,8 +93,7 @@ inline constexpr detail::basic_serialize_fn<true> serialize{};
 /// The most bits T can take on the wire, at compile time.
 template <class T>
 constexpr std::size_t max_bits() noexcept {
-    // A mistake in a member of T or of a struct it holds: one short error that names it.
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr));
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     constexpr detail::bit_bounds b = detail::value_bounds<detail::no_attrs, T>();
     static_assert(b.bounded, "netser: max_bits needs a bound for every member; a type with its own serialize "
                              "function must also define constexpr std::size_t netser_max_bits(const T*)");
@@ -105,7 +103,7 @@ constexpr std::size_t max_bits() noexcept {
 /// The most bytes T can take on the wire: ceil(max_bits<T>() / 8).
 template <class T>
 constexpr std::size_t max_bytes() noexcept {
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr)); // a mistake: named here, in few lines
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     return (max_bits<T>() + 7) / 8;
 }
 

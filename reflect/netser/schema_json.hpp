@@ -337,8 +337,7 @@ void schema_delta_packet_layout(B& b, std::uint32_t schema_hash_value, const bit
 /// text from every compiler and host. Built at run time; call it off the hot path.
 template <class T>
 std::string schema_json() {
-    // A mistake in a member of T or of a struct it holds: one short error that names it.
-    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<typename decltype(detail::misused_struct_of<T, 0>())::type**>(nullptr), static_cast<void*>(nullptr));
+    [[maybe_unused]] constexpr bool named = netser_check_members(static_cast<detail::misused_struct_in<T>**>(nullptr), static_cast<void*>(nullptr)); // a mistake in it: named here, in few lines
     detail::schema_builder<detail::json_writer<>> b;
     auto& o = b.out;
     constexpr std::uint32_t hash = schema_hash<T>();

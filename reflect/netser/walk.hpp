@@ -330,7 +330,7 @@ void copy_value(T& v, const T& b) {
 namespace netser {
 
 /// What the walks' entry points call when the structs they encode hold no mistake
-/// (netser_check_members(misused_struct_of<T>::type**, void*)): NETSER_STRUCT's own
+/// (netser_check_members(misused_struct_in<T>**, void*)): NETSER_STRUCT's own
 /// overload, found by argument-dependent lookup, reports a mistake by name.
 constexpr bool netser_check_members(void**, void*) noexcept {
     return true;
